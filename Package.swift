@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "ToolSupport", dependencies: ["BinaryIO", "CShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "TileMath"),
-        .target(name: "OSMPBF", dependencies: ["OSMPBFProto", "CProtobufC", "BinaryIO"]),
+        .target(name: "OSMPBF", dependencies: ["OSMPBFProto", "CProtobufC", "BinaryIO", "ToolSupport"]),
         .target(name: "RoutingProfile", dependencies: ["BinaryIO"]),
         .target(name: "RoutingTiles", dependencies: ["BinaryIO", "TileMath", "OSMPBF", "RoutingProfile", "ToolSupport"]),
         .target(name: "Packs", dependencies: ["BinaryIO", "TileMath", "ToolSupport"]),
@@ -43,7 +43,7 @@ let package = Package(
         // Tests: one target per module, on the real sample data.
         .testTarget(name: "BinaryIOTests", dependencies: ["BinaryIO"]),
         .testTarget(name: "TileMathTests", dependencies: ["TileMath"]),
-        .testTarget(name: "OSMPBFTests", dependencies: ["OSMPBF", "BinaryIO"]),
+        .testTarget(name: "OSMPBFTests", dependencies: ["OSMPBF", "BinaryIO", "ToolSupport"]),
         .testTarget(name: "RoutingProfileTests", dependencies: ["RoutingProfile"]),
         .testTarget(name: "RoutingTilesTests", dependencies: ["RoutingTiles", "Packs", "OSMPBF", "TileMath", "BinaryIO"]),
         .testTarget(name: "PacksTests", dependencies: ["Packs", "BinaryIO", "ToolSupport"]),

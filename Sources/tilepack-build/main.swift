@@ -1,1 +1,16 @@
-print("tilepack-build")
+import ArgumentParser
+import ToolSupport
+
+struct TilepackBuild: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tilepack-build",
+        abstract: "Build offline packs from OpenStreetMap data.",
+        discussion: """
+        Example:
+          tilepack-build routing --input samples/liechtenstein.osm.pbf --output out/liechtenstein.routing.pack
+          tilepack-build pbf-info samples/liechtenstein.osm.pbf
+        """,
+        subcommands: [PBFInfoCommand.self])
+}
+
+ToolMain.run(TilepackBuild.self)
