@@ -44,8 +44,10 @@ public enum Zlib {
             guard stream.total_out == output.count else {
                 throw ZlibError("zlib stream holds \(stream.total_out) bytes, expected \(output.count)")
             }
-        case Z_BUF_ERROR where stream.avail_out == 0:
+        case Z_BUF_ERROR where stream.avail_out == 0 && stream.avail_in > 0:
             throw ZlibError("zlib stream holds more than the expected \(output.count) bytes")
+        case Z_BUF_ERROR where stream.avail_out == 0:
+            throw ZlibError("zlib stream is truncated (its end and checksum are missing)")
         case Z_BUF_ERROR:
             throw ZlibError("zlib stream is truncated (\(stream.total_out) of \(output.count) bytes)")
         case Z_DATA_ERROR:
