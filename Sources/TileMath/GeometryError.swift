@@ -1,0 +1,11 @@
+/// Bad geometry input (a bbox argument, a region file, a grid size). The message says what is
+/// wrong and where; the CLI layer prefixes the file or flag name and exits 1.
+public struct GeometryError: Error, CustomStringConvertible, Equatable {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
