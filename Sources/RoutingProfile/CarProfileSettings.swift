@@ -1,0 +1,91 @@
+/// Everything editable about the car profile: the contents of `profiles/car.json`
+/// (documented field by field in `profiles/README.md`).
+public struct CarProfileSettings: Equatable, Sendable {
+    public var name: String
+    /// Class speed in km/h for each drivable class. A class left out is not drivable.
+    public var highwaySpeedsKmh: [RoadClass: Double]
+    /// Multiplies numeric `maxspeed` values (OSRM's `speed_reduction` is 0.8).
+    public var maxspeedFactor: Double
+    /// Values of `motorcar`/`motor_vehicle`/`vehicle`/`access` that close a way to cars.
+    public var deniedAccessValues: Set<String>
+    public var trafficSignalsDelaySeconds: Double
+    public var stopDelaySeconds: Double
+    public var giveWayDelaySeconds: Double
+    /// Largest angle-dependent turn cost (OSRM `turn_penalty`).
+    public var turnPenaltySeconds: Double
+    /// Skew making turns across oncoming traffic dearer (OSRM `turn_bias`).
+    public var turnBias: Double
+    /// Added for U-turns (OSRM `u_turn_penalty`).
+    public var uTurnPenaltySeconds: Double
+    public var drivingSide: DrivingSide
+
+    public init(name: String, highwaySpeedsKmh: [RoadClass: Double], maxspeedFactor: Double,
+                deniedAccessValues: Set<String>, trafficSignalsDelaySeconds: Double, stopDelaySeconds: Double,
+                giveWayDelaySeconds: Double, turnPenaltySeconds: Double, turnBias: Double,
+                uTurnPenaltySeconds: Double, drivingSide: DrivingSide) {
+        self.name = name
+        self.highwaySpeedsKmh = highwaySpeedsKmh
+        self.maxspeedFactor = maxspeedFactor
+        self.deniedAccessValues = deniedAccessValues
+        self.trafficSignalsDelaySeconds = trafficSignalsDelaySeconds
+        self.stopDelaySeconds = stopDelaySeconds
+        self.giveWayDelaySeconds = giveWayDelaySeconds
+        self.turnPenaltySeconds = turnPenaltySeconds
+        self.turnBias = turnBias
+        self.uTurnPenaltySeconds = uTurnPenaltySeconds
+        self.drivingSide = drivingSide
+    }
+
+    /// Deterministic serialization the profile hash is computed from: fixed key order, no
+    /// whitespace, shortest round-trip numbers, access values sorted. Reformatting or
+    /// reordering `car.json` does not change it; changing any value does.
+    ///
+    /// The leading `rules` number names the version of the tag rules in this module; bump it
+    /// when `evaluateWay` & co. change meaning, so tiles built with the old rules get a
+    /// different profile hash.
+    public var canonicalJSON: String {
+        var out = "{\"rules\":\(CarProfileSettings.rulesVersion)"
+        out += ",\"deniedAccessValues\":[" + deniedAccessValues.sorted().map(jsonString).joined(separator: ",") + "]"
+        out += ",\"drivingSide\":" + jsonString(drivingSide.rawValue)
+        out += ",\"highwaySpeedsKmh\":{"
+        out += RoadClass.allCases.compactMap { c in highwaySpeedsKmh[c].map { "\(jsonString(c.osmValue)):\(number($0))" } }
+            .joined(separator: ",")
+        out += "},\"maxspeedFactor\":" + number(maxspeedFactor)
+        out += ",\"name\":" + jsonString(name)
+        out += ",\"nodeDelaysSeconds\":{\"giveWay\":\(number(giveWayDelaySeconds)),\"stop\":\(number(stopDelaySeconds))"
+        out += ",\"trafficSignals\":\(number(trafficSignalsDelaySeconds))}"
+        out += ",\"turns\":{\"turnBias\":\(number(turnBias)),\"turnPenalty\":\(number(turnPenaltySeconds))"
+        out += ",\"uTurnPenalty\":\(number(uTurnPenaltySeconds))}}"
+        return out
+    }
+
+    static let rulesVersion = 1
+
+    private func number(_ v: Double) -> String {
+        // Integral values without ".0" so 110 and 110.0 hash alike; others shortest round-trip.
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return v.description
+    }
+}
+
+/// A JSON string literal with the escapes JSON requires.
+func jsonString(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if scalar.value < 0x20 {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}

@@ -1,0 +1,60 @@
+/// The drivable `highway=*` classes, with stable codes that routing tiles store in one byte.
+/// Codes are part of the tile format: never renumber, only append.
+public enum RoadClass: UInt8, CaseIterable, Sendable {
+    case motorway = 0
+    case motorwayLink = 1
+    case trunk = 2
+    case trunkLink = 3
+    case primary = 4
+    case primaryLink = 5
+    case secondary = 6
+    case secondaryLink = 7
+    case tertiary = 8
+    case tertiaryLink = 9
+    case unclassified = 10
+    case residential = 11
+    case livingStreet = 12
+    case service = 13
+
+    /// The OSM `highway=*` value.
+    public var osmValue: String {
+        switch self {
+        case .motorway: return "motorway"
+        case .motorwayLink: return "motorway_link"
+        case .trunk: return "trunk"
+        case .trunkLink: return "trunk_link"
+        case .primary: return "primary"
+        case .primaryLink: return "primary_link"
+        case .secondary: return "secondary"
+        case .secondaryLink: return "secondary_link"
+        case .tertiary: return "tertiary"
+        case .tertiaryLink: return "tertiary_link"
+        case .unclassified: return "unclassified"
+        case .residential: return "residential"
+        case .livingStreet: return "living_street"
+        case .service: return "service"
+        }
+    }
+
+    /// The class of a `highway=*` value, or nil for values cars do not use (footway, track,
+    /// construction, road, …).
+    public init?(highway value: String) {
+        switch value {
+        case "motorway": self = .motorway
+        case "motorway_link": self = .motorwayLink
+        case "trunk": self = .trunk
+        case "trunk_link": self = .trunkLink
+        case "primary": self = .primary
+        case "primary_link": self = .primaryLink
+        case "secondary": self = .secondary
+        case "secondary_link": self = .secondaryLink
+        case "tertiary": self = .tertiary
+        case "tertiary_link": self = .tertiaryLink
+        case "unclassified": self = .unclassified
+        case "residential": self = .residential
+        case "living_street": self = .livingStreet
+        case "service": self = .service
+        default: return nil
+        }
+    }
+}
