@@ -8,7 +8,6 @@ OUT ?= out
 PIPELINE ?= pipelines/liechtenstein.mk
 APT_PACKAGES := libsqlite3-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-TOOLS := tilepack-build tilepack-unpack
 
 .PHONY: all deps build pipeline test smoke proto bench clean help
 
@@ -29,7 +28,7 @@ deps:
 	fi
 
 build: deps
-	$(SWIFT) build -c $(CONFIG) $(addprefix --product ,$(TOOLS))
+	$(SWIFT) build -c $(CONFIG)
 
 pipeline: build
 	$(MAKE) -f $(PIPELINE) BIN=$(BIN) OUT=$(OUT)

@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "TileMathTests", dependencies: ["TileMath"]),
         .testTarget(name: "OSMPBFTests", dependencies: ["OSMPBF", "BinaryIO", "ToolSupport"]),
         .testTarget(name: "RoutingProfileTests", dependencies: ["RoutingProfile"]),
-        .testTarget(name: "RoutingTilesTests", dependencies: ["RoutingTiles", "Packs", "OSMPBF", "TileMath", "BinaryIO"]),
+        .testTarget(name: "RoutingTilesTests", dependencies: ["RoutingTiles", "Packs", "OSMPBF", "TileMath", "BinaryIO", "RoutingProfile"]),
         .testTarget(name: "PacksTests", dependencies: ["Packs", "BinaryIO", "ToolSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 # The default pipeline: the Liechtenstein sample from PBF to unpacked routing tiles.
 # Every step is a file target, so `make` rebuilds only what changed.
 #   make -f pipelines/liechtenstein.mk BIN=.build/release OUT=out
+SHELL := /bin/bash
 BIN ?= .build/release
 OUT ?= out
 PBF := samples/liechtenstein.osm.pbf

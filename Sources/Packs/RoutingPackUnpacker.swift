@@ -58,6 +58,10 @@ public enum RoutingPackUnpacker {
                                                progress: ProgressReporter) throws -> UnpackSummary {
         let dir = absoluteDirectory(outputDir)
         let parent = (dir as NSString).deletingLastPathComponent
+        // Like `mkdir -p`: missing parents are created, so scripts need no set-up step.
+        if FileTools.kind(parent) == .missing {
+            try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        }
         guard dir != "/", FileTools.kind(parent) == .directory else {
             throw InputError(file: outputDir, "cannot create the directory here: \(parent) is not a directory")
         }

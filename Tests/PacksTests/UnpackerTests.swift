@@ -232,7 +232,10 @@ final class UnpackerTests: XCTestCase {
         XCTAssertEqual(try RoutingPackUnpacker.unpack(packPath: other, outputDir: link, progress: .silent()).tiles, 2)
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), dir)
         XCTAssertEqual(try UnpackedRoutingDirectory.load(dir).tiles.map(\.id), [1, 2])
-        assertInputError(try RoutingPackUnpacker.unpack(packPath: pack, outputDir: scratch.path("no/such/dir"),
+        // Missing parents are created, as `mkdir -p` would; a parent that is a file is an error.
+        XCTAssertEqual(try RoutingPackUnpacker.unpack(packPath: pack, outputDir: scratch.path("no/such/dir"), progress: .silent()).tiles, 1)
+        _ = FileManager.default.createFile(atPath: scratch.path("afile"), contents: Data([1]))
+        assertInputError(try RoutingPackUnpacker.unpack(packPath: pack, outputDir: scratch.path("afile/dir"),
                                                         progress: .silent()), contains: "is not a directory")
     }
 

@@ -1,0 +1,67 @@
+/// The drivable road network of a PBF file, as flat arrays (no object per way or node):
+/// what pass 1 (ways, relations) and pass 2 (node coordinates) of `RoadNetworkReader` collect.
+public struct RoadNetwork {
+    // Ways, in file order.
+    public var wayIds: [Int64] = []
+    /// Way `i`'s nodes are `wayNodes[wayNodeStart[i] ..< wayNodeStart[i + 1]]`, indexes into `nodeIds`.
+    public var wayNodeStart: [Int] = [0]
+    public var wayNodes: [Int32] = []
+    public var wayAttributes: [WayRecord] = []
+
+    // Nodes referenced by those ways, sorted by id.
+    public var nodeIds: [Int64] = []
+    public var nodeLatE7: [Int32] = []
+    public var nodeLonE7: [Int32] = []
+    /// `NodeControlFlags` bits.
+    public var nodeControl: [UInt8] = []
+
+    /// Names and refs of ways; entry 0 is "".
+    public var strings: [String] = [""]
+
+    public var restrictions: [RestrictionRecord] = []
+    /// Restrictions that could not be kept (via ways, missing members), for the summary.
+    public var restrictionsSkipped = 0
+
+    /// Newest object timestamp seen (seconds), for the data version when the header has none.
+    public var newestTimestamp: Int64?
+
+    /// Sentinel for a node the file references but does not contain (extract borders).
+    public static let missingCoordinate = Int32.min
+
+    public var wayCount: Int { wayIds.count }
+
+    public func nodes(ofWay i: Int) -> ArraySlice<Int32> { wayNodes[wayNodeStart[i]..<wayNodeStart[i + 1]] }
+
+    public func hasCoordinate(_ node: Int32) -> Bool { nodeLatE7[Int(node)] != Self.missingCoordinate }
+}
+
+/// What the profile made of a drivable way.
+public struct WayRecord {
+    public var roadClass: UInt8
+    public var speedForwardDeciKmh: UInt16
+    public var speedBackwardDeciKmh: UInt16
+    /// `EdgeFlags` bits.
+    public var flags: UInt8
+    /// Indexes into `RoadNetwork.strings`.
+    public var name: Int32
+    public var ref: Int32
+}
+
+/// A turn restriction in OSM terms: from way, via node, to way.
+public struct RestrictionRecord: Equatable {
+    public var relationId: Int64
+    public var fromWayId: Int64
+    public var viaNodeId: Int64
+    public var toWayId: Int64
+    public var code: UInt8
+}
+
+/// Binary search over a sorted array.
+@inline(__always) func lowerBound(_ a: UnsafeBufferPointer<Int64>, _ key: Int64) -> Int {
+    var lo = 0, hi = a.count
+    while lo < hi {
+        let mid = (lo + hi) >> 1
+        if a[mid] < key { lo = mid + 1 } else { hi = mid }
+    }
+    return lo
+}

@@ -1,0 +1,196 @@
+import OSMPBF
+import RoutingProfile
+
+/// Reads the drivable network from a PBF file in two passes: ways and restriction relations
+/// first (the profile decides what is drivable), then the coordinates and control tags of the
+/// nodes those ways use. Both passes decode blocks on all cores; results are merged in file
+/// order, so the network is the same whatever the thread timing.
+public struct RoadNetworkReader {
+    public let profile: CarProfile
+
+    public init(profile: CarProfile) { self.profile = profile }
+
+    public func read(_ reader: PBFReader, progress: ((Int64) -> Void)? = nil) throws -> RoadNetwork {
+        var net = RoadNetwork()
+        var nodeBlobs: [PBFReader.BlobLocation] = []
+        var wayRefs: [Int64] = []
+        var stringIndex: [String: Int32] = ["": 0]
+        func intern(_ s: String) -> Int32 {
+            if let i = stringIndex[s] { return i }
+            let i = Int32(net.strings.count)
+            net.strings.append(s)
+            stringIndex[s] = i
+            return i
+        }
+
+        // Pass 1: ways and relations.
+        let profile = self.profile
+        try reader.forEachBlock(progress: progress.map { p in { p($0 / 2) } }, map: { block in
+            WayPassResult(block: block, profile: profile)
+        }, reduce: { location, r in
+            if r.hasNodes { nodeBlobs.append(location) }
+            if let t = r.newestTimestamp { net.newestTimestamp = max(net.newestTimestamp ?? t, t) }
+            for i in 0..<r.wayIds.count {
+                net.wayIds.append(r.wayIds[i])
+                wayRefs.append(contentsOf: r.refs[r.refStart[i]..<r.refStart[i + 1]])
+                net.wayNodeStart.append(wayRefs.count)
+                let a = r.attributes[i]
+                net.wayAttributes.append(WayRecord(roadClass: a.roadClass, speedForwardDeciKmh: a.speedForwardDeciKmh,
+                                                   speedBackwardDeciKmh: a.speedBackwardDeciKmh, flags: a.flags,
+                                                   name: intern(a.name), ref: intern(a.ref)))
+            }
+            net.restrictions.append(contentsOf: r.restrictions)
+            net.restrictionsSkipped += r.restrictionsSkipped
+        })
+
+        // The nodes the drivable ways use, sorted and unique; ways then refer to them by index.
+        var ids = wayRefs
+        ids.sort()
+        var unique = 0
+        for i in 0..<ids.count where i == 0 || ids[i] != ids[unique - 1] {
+            ids[unique] = ids[i]
+            unique += 1
+        }
+        ids.removeSubrange(unique...)
+        net.nodeIds = ids
+        net.wayNodes = ids.withUnsafeBufferPointer { sorted in
+            wayRefs.map { Int32(lowerBound(sorted, $0)) }
+        }
+        wayRefs = []
+        net.nodeLatE7 = [Int32](repeating: RoadNetwork.missingCoordinate, count: ids.count)
+        net.nodeLonE7 = [Int32](repeating: RoadNetwork.missingCoordinate, count: ids.count)
+        net.nodeControl = [UInt8](repeating: 0, count: ids.count)
+
+        // Pass 2: coordinates and controls of those nodes, reading only blobs that hold nodes.
+        let neededIds = net.nodeIds
+        try reader.forEachBlock(only: nodeBlobs, progress: progress.map { p in { p(reader.fileSize / 2 + $0 / 2) } }, map: { block in
+            NodePassResult(block: block, neededIds: neededIds, profile: profile)
+        }, reduce: { _, r in
+            for i in 0..<r.indexes.count {
+                let n = Int(r.indexes[i])
+                net.nodeLatE7[n] = r.latE7[i]
+                net.nodeLonE7[n] = r.lonE7[i]
+                net.nodeControl[n] = r.control[i]
+            }
+        })
+        return net
+    }
+}
+
+/// Pass 1's harvest from one block (computed on a decoding thread).
+struct WayPassResult {
+    var hasNodes = false
+    var newestTimestamp: Int64?
+    var wayIds: [Int64] = []
+    var refStart: [Int] = [0]
+    var refs: [Int64] = []
+    var attributes: [EvaluatedWay] = []
+    var restrictions: [RestrictionRecord] = []
+    var restrictionsSkipped = 0
+
+    struct EvaluatedWay {
+        var roadClass: UInt8
+        var speedForwardDeciKmh: UInt16
+        var speedBackwardDeciKmh: UInt16
+        var flags: UInt8
+        var name: String
+        var ref: String
+    }
+
+    init(block: PrimitiveBlock, profile: CarProfile) {
+        hasNodes = block.nodeCount > 0
+        newestTimestamp = block.timestampRange()?.max
+        if let highwayKey = block.stringIndex(of: "highway") {
+            block.forEachWay { way in
+                guard let v = way.tags.value(forKey: highwayKey),
+                      profile.mightBeDrivable(highwayValue: block.string(v).string),
+                      way.refCount >= 2 else { return }
+                guard let a = profile.evaluateWay(tags: tagDictionary(block, way.tags)) else { return }
+                var flags: UInt8 = 0
+                if a.forward { flags |= EdgeFlags.forward }
+                if a.backward { flags |= EdgeFlags.backward }
+                if a.isRoundabout { flags |= EdgeFlags.roundabout }
+                wayIds.append(way.id)
+                way.appendRefs(to: &refs)
+                refStart.append(refs.count)
+                attributes.append(EvaluatedWay(roadClass: a.roadClass.rawValue,
+                                               speedForwardDeciKmh: deciKmh(a.speedKmh),
+                                               speedBackwardDeciKmh: deciKmh(a.speedBackwardKmh),
+                                               flags: flags, name: a.name, ref: a.ref))
+            }
+        }
+        if let typeKey = block.stringIndex(of: "type"), let restrictionValue = block.stringIndex(of: "restriction") {
+            let roles = (from: block.stringIndex(of: "from"), via: block.stringIndex(of: "via"), to: block.stringIndex(of: "to"))
+            block.forEachRelation { rel in
+                guard rel.tags.value(forKey: typeKey) == restrictionValue,
+                      let kind = profile.evaluateRestriction(tags: tagDictionary(block, rel.tags)) else { return }
+                var from: [Int64] = [], via: [Int64] = [], to: [Int64] = [], viaWays = 0
+                rel.forEachMember { type, id, role in
+                    switch (type, role) {
+                    case (.way, roles.from): from.append(id)
+                    case (.way, roles.to): to.append(id)
+                    case (.node, roles.via): via.append(id)
+                    case (.way, roles.via): viaWays += 1
+                    default: break
+                    }
+                }
+                guard from.count == 1, to.count == 1, via.count == 1, viaWays == 0 else {
+                    restrictionsSkipped += 1
+                    return
+                }
+                restrictions.append(RestrictionRecord(relationId: rel.id, fromWayId: from[0], viaNodeId: via[0],
+                                                      toWayId: to[0], code: kind.code))
+            }
+        }
+    }
+}
+
+/// Pass 2's harvest from one block: coordinates of the needed nodes it holds.
+struct NodePassResult {
+    var indexes: [Int32] = []
+    var latE7: [Int32] = []
+    var lonE7: [Int32] = []
+    var control: [UInt8] = []
+
+    init(block: PrimitiveBlock, neededIds: [Int64], profile: CarProfile) {
+        let highwayKey = block.stringIndex(of: "highway")
+        let crossingKey = block.stringIndex(of: "crossing")
+        neededIds.withUnsafeBufferPointer { needed in
+            var p = 0
+            var previous = Int64.min
+            block.forEachNode { node in
+                // Files sorted by id need one forward walk; unsorted ones a search per node.
+                if node.id < previous { p = lowerBound(needed, node.id) }
+                previous = node.id
+                while p < needed.count && needed[p] < node.id { p += 1 }
+                guard p < needed.count, needed[p] == node.id else { return }
+                indexes.append(Int32(p))
+                latE7.append(e7(node.latNano))
+                lonE7.append(e7(node.lonNano))
+                var c: UInt8 = 0
+                if node.tags.count > 0,
+                   (highwayKey.map { node.tags.value(forKey: $0) != nil } ?? false)
+                    || (crossingKey.map { node.tags.value(forKey: $0) != nil } ?? false) {
+                    c = profile.nodeControl(tags: tagDictionary(block, node.tags)).flags
+                }
+                control.append(c)
+            }
+        }
+    }
+}
+
+/// An object's tags as a dictionary, built only for objects the profile must look at.
+func tagDictionary(_ block: PrimitiveBlock, _ tags: Tags) -> [String: String] {
+    var d = [String: String](minimumCapacity: tags.count)
+    for i in 0..<tags.count { d[block.string(tags.key(i)).string] = block.string(tags.value(i)).string }
+    return d
+}
+
+/// Nanodegrees to OSM's 1e-7 fixed point, rounding to nearest.
+@inline(__always) func e7(_ nano: Int64) -> Int32 {
+    Int32(truncatingIfNeeded: (nano >= 0 ? nano + 50 : nano - 50) / 100)
+}
+
+@inline(__always) func deciKmh(_ kmh: Double) -> UInt16 {
+    UInt16(max(0, min(Double(UInt16.max), (kmh * 10).rounded())))
+}

@@ -1,0 +1,106 @@
+/// One routing tile: the drivable road network inside one cell of the lon/lat grid.
+///
+/// A tile holds every routing node inside its cell and every edge that starts at one of
+/// them. Edges name their far node by OSM id, so tiles from separately built packs of the
+/// same data version join up when unpacked side by side. Coordinates are OSM's fixed point
+/// (1e-7 degrees), so they round-trip exactly.
+public struct RoutingTile: Equatable {
+    public var tileId: UInt32
+    public var gridDegrees: Double
+    public var dataVersion: String
+    public var profileHash: String
+    /// Sorted by OSM id.
+    public var nodes: [Node] = []
+    /// Sorted by start node, then in the order the ways appear in the source file.
+    public var edges: [Edge] = []
+    /// Shape points of all edges, each edge a run `shapeStart ..< shapeStart + shapeCount`
+    /// that includes both end nodes.
+    public var shapeLatE7: [Int32] = []
+    public var shapeLonE7: [Int32] = []
+    /// Names and refs; entry 0 is "".
+    public var strings: [String] = [""]
+    /// Turn restrictions whose via node is in this tile, sorted by (via, from, to).
+    public var restrictions: [Restriction] = []
+
+    public init(tileId: UInt32, gridDegrees: Double, dataVersion: String, profileHash: String) {
+        self.tileId = tileId
+        self.gridDegrees = gridDegrees
+        self.dataVersion = dataVersion
+        self.profileHash = profileHash
+    }
+
+    public struct Node: Equatable {
+        public var osmId: Int64
+        public var latE7: Int32
+        public var lonE7: Int32
+        /// `NodeControlFlags` bits: traffic signals, stop sign, give way.
+        public var control: UInt8
+
+        public init(osmId: Int64, latE7: Int32, lonE7: Int32, control: UInt8) {
+            self.osmId = osmId; self.latE7 = latE7; self.lonE7 = lonE7; self.control = control
+        }
+    }
+
+    public struct Edge: Equatable {
+        /// Index into `nodes`.
+        public var fromNode: UInt32
+        /// The far end, by OSM id: it may lie in another tile.
+        public var toNodeOsmId: Int64
+        public var wayId: Int64
+        public var shapeStart: UInt32
+        public var shapeCount: UInt32
+        /// Along the shape, centimetres.
+        public var lengthCm: UInt32
+        /// km/h × 10 in the way's direction and against it.
+        public var speedForwardDeciKmh: UInt16
+        public var speedBackwardDeciKmh: UInt16
+        /// `EdgeFlags` bits.
+        public var flags: UInt8
+        /// `RoadClass` raw value from the profile.
+        public var roadClass: UInt8
+        /// Indexes into `strings`.
+        public var name: UInt32
+        public var ref: UInt32
+        /// Degrees × 10, 0 ..< 3600: heading leaving the start node and heading arriving at the end node.
+        public var bearingStartDeci: UInt16
+        public var bearingEndDeci: UInt16
+
+        public init(fromNode: UInt32, toNodeOsmId: Int64, wayId: Int64, shapeStart: UInt32, shapeCount: UInt32,
+                    lengthCm: UInt32, speedForwardDeciKmh: UInt16, speedBackwardDeciKmh: UInt16, flags: UInt8,
+                    roadClass: UInt8, name: UInt32, ref: UInt32, bearingStartDeci: UInt16, bearingEndDeci: UInt16) {
+            self.fromNode = fromNode; self.toNodeOsmId = toNodeOsmId; self.wayId = wayId
+            self.shapeStart = shapeStart; self.shapeCount = shapeCount; self.lengthCm = lengthCm
+            self.speedForwardDeciKmh = speedForwardDeciKmh; self.speedBackwardDeciKmh = speedBackwardDeciKmh
+            self.flags = flags; self.roadClass = roadClass; self.name = name; self.ref = ref
+            self.bearingStartDeci = bearingStartDeci; self.bearingEndDeci = bearingEndDeci
+        }
+    }
+
+    public struct Restriction: Equatable {
+        public var viaNodeOsmId: Int64
+        public var fromWayId: Int64
+        public var toWayId: Int64
+        /// `RestrictionCode` raw value (no_left_turn … only_u_turn).
+        public var code: UInt8
+
+        public init(viaNodeOsmId: Int64, fromWayId: Int64, toWayId: Int64, code: UInt8) {
+            self.viaNodeOsmId = viaNodeOsmId; self.fromWayId = fromWayId; self.toWayId = toWayId; self.code = code
+        }
+    }
+}
+
+/// Bits of `RoutingTile.Edge.flags`.
+public enum EdgeFlags {
+    /// Drivable from the start node to the end node.
+    public static let forward: UInt8 = 1
+    /// Drivable from the end node to the start node.
+    public static let backward: UInt8 = 2
+    public static let roundabout: UInt8 = 4
+}
+
+/// Bits of `RoutingTile.Node.control`.
+public enum NodeControlFlags {
+    public static let trafficSignals: UInt8 = 1
+    public static let stop: UInt8 = 2
+    public static let giveWay: UInt8 = 4
+}

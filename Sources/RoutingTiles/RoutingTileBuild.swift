@@ -1,0 +1,53 @@
+import OSMPBF
+import RoutingProfile
+import TileMath
+
+/// PBF → routing tiles for a set of grid cells: the stages of `tilepack-build routing`
+/// without the argument parsing and the pack writing.
+public struct RoutingTileBuild {
+    public let profile: CarProfile
+    public let grid: RoutingGrid
+
+    public init(profile: CarProfile, grid: RoutingGrid) {
+        self.profile = profile
+        self.grid = grid
+    }
+
+    public struct Result {
+        public var dataVersion: String
+        /// Encoded tiles sorted by id.
+        public var tiles: [(id: UInt32, raw: [UInt8])]
+        public var nodes = 0
+        public var edges = 0
+        public var restrictions = 0
+        public var restrictionsSkipped = 0
+        public var drivableWays = 0
+    }
+
+    /// Reads `reader`'s file and returns the tiles among `selected` (nil: every tile with data).
+    public func run(_ reader: PBFReader, selected: Set<UInt32>?, progress: ((Int64) -> Void)? = nil) throws -> Result {
+        let network = try RoadNetworkReader(profile: profile).read(reader, progress: progress)
+        guard let version = DataVersion.make(header: reader.header, newestTimestamp: network.newestTimestamp) else {
+            throw BuildError.noDataVersion
+        }
+        let cutter = TileCutter(grid: grid, dataVersion: version, profileHash: profile.hash)
+        let tiles = cutter.cut(network, selected: selected)
+        var result = Result(dataVersion: version, tiles: [])
+        result.drivableWays = network.wayCount
+        result.restrictionsSkipped = network.restrictionsSkipped
+        for t in tiles {
+            result.nodes += t.nodes.count
+            result.edges += t.edges.count
+            result.restrictions += t.restrictions.count
+            result.tiles.append((t.tileId, RoutingTileCodec.encode(t)))
+        }
+        return result
+    }
+
+    public enum BuildError: Error, CustomStringConvertible {
+        case noDataVersion
+        public var description: String {
+            "no replication timestamp in the header and no object timestamps: cannot derive the data version"
+        }
+    }
+}

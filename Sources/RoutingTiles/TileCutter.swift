@@ -1,0 +1,132 @@
+import TileMath
+
+/// Cuts a road network into routing tiles: splits ways into edges at routing nodes
+/// (intersections, way ends, controlled nodes, the last node before a node missing from the
+/// file) and files each edge under the tile of its start node.
+///
+/// A tile's content depends only on the network, never on which tiles were asked for, so
+/// the same tile is byte-identical in every pack that includes it.
+public struct TileCutter {
+    public let grid: RoutingGrid
+    public let dataVersion: String
+    public let profileHash: String
+
+    public init(grid: RoutingGrid, dataVersion: String, profileHash: String) {
+        self.grid = grid
+        self.dataVersion = dataVersion
+        self.profileHash = profileHash
+    }
+
+    /// The ids of every tile that would hold a routing node of `net`, sorted.
+    public func occupiedTiles(_ net: RoadNetwork) -> [UInt32] {
+        let routing = routingNodes(net)
+        var set = Set<UInt32>()
+        for n in 0..<net.nodeIds.count where routing[n] { set.insert(tileOf(net, Int32(n))) }
+        return set.sorted()
+    }
+
+    /// Tiles among `selected` (nil = all) that hold at least one node, sorted by id.
+    public func cut(_ net: RoadNetwork, selected: Set<UInt32>?) -> [RoutingTile] {
+        let routing = routingNodes(net)
+        var builders: [UInt32: TileAssembly] = [:]
+        func assembly(_ tile: UInt32) -> TileAssembly? {
+            if let selected, !selected.contains(tile) { return nil }
+            if let b = builders[tile] { return b }
+            let b = TileAssembly()
+            builders[tile] = b
+            return b
+        }
+
+        var runLat: [Int32] = [], runLon: [Int32] = []
+        for w in 0..<net.wayCount {
+            let attrs = net.wayAttributes[w]
+            var start: Int32 = -1
+            var previous: Int32 = -1
+            runLat.removeAll(keepingCapacity: true)
+            runLon.removeAll(keepingCapacity: true)
+            for node in net.nodes(ofWay: w) {
+                if node == previous { continue }          // repeated node in the way: no segment
+                previous = node
+                guard net.hasCoordinate(node) else {      // the file lacks it: the way breaks here
+                    start = -1
+                    runLat.removeAll(keepingCapacity: true)
+                    runLon.removeAll(keepingCapacity: true)
+                    continue
+                }
+                runLat.append(net.nodeLatE7[Int(node)])
+                runLon.append(net.nodeLonE7[Int(node)])
+                if start < 0 { start = node; continue }
+                if routing[Int(node)] {
+                    let tile = tileOf(net, start)
+                    if let b = assembly(tile) {
+                        b.addEdge(net: net, way: w, attrs: attrs, from: start, to: node, lat: runLat, lon: runLon)
+                    }
+                    // The end node must be in its own tile even if no edge starts there.
+                    assembly(tileOf(net, node))?.touch(node)
+                    start = node
+                    runLat.removeFirst(runLat.count - 1)
+                    runLon.removeFirst(runLon.count - 1)
+                }
+            }
+        }
+
+        for r in validRestrictions(net, routing: routing) {
+            let via = Int32(net.nodeIds.withUnsafeBufferPointer { lowerBound($0, r.viaNodeId) })
+            assembly(tileOf(net, via))?.restrictions.append(
+                RoutingTile.Restriction(viaNodeOsmId: r.viaNodeId, fromWayId: r.fromWayId, toWayId: r.toWayId, code: r.code))
+        }
+
+        return builders.keys.sorted().map { id in
+            builders[id]!.finish(tileId: id, net: net, grid: grid, dataVersion: dataVersion, profileHash: profileHash)
+        }
+    }
+
+    func tileOf(_ net: RoadNetwork, _ node: Int32) -> UInt32 {
+        grid.tileId(lon: Double(net.nodeLonE7[Int(node)]) / 1e7, lat: Double(net.nodeLatE7[Int(node)]) / 1e7)
+    }
+
+    /// Nodes where edges begin and end.
+    func routingNodes(_ net: RoadNetwork) -> [Bool] {
+        var uses = [UInt8](repeating: 0, count: net.nodeIds.count)
+        var routing = [Bool](repeating: false, count: net.nodeIds.count)
+        for w in 0..<net.wayCount {
+            let nodes = net.nodes(ofWay: w)
+            var previous: Int32 = -1
+            for node in nodes {
+                if node == previous { continue }
+                let present = net.hasCoordinate(node)
+                if present, uses[Int(node)] < 2 { uses[Int(node)] += 1 }
+                if previous >= 0 {
+                    // Around a node the file lacks, the way breaks: its neighbours end edges.
+                    let previousPresent = net.hasCoordinate(previous)
+                    if present && !previousPresent { routing[Int(node)] = true }
+                    if !present && previousPresent { routing[Int(previous)] = true }
+                }
+                previous = node
+            }
+            if let f = nodes.first, net.hasCoordinate(f) { routing[Int(f)] = true }
+            if let l = nodes.last, net.hasCoordinate(l) { routing[Int(l)] = true }
+        }
+        for n in 0..<uses.count where uses[n] >= 2 || net.nodeControl[n] != 0 { routing[n] = true }
+        return routing
+    }
+
+    /// Restrictions whose from and to ways are drivable ways through the via node.
+    func validRestrictions(_ net: RoadNetwork, routing: [Bool]) -> [RestrictionRecord] {
+        var wayIndex: [Int64: Int] = [:]
+        let wanted = Set(net.restrictions.flatMap { [$0.fromWayId, $0.toWayId] })
+        for (i, id) in net.wayIds.enumerated() where wanted.contains(id) { wayIndex[id] = i }
+        var kept: [RestrictionRecord] = []
+        net.nodeIds.withUnsafeBufferPointer { ids in
+            for r in net.restrictions {
+                let v = lowerBound(ids, r.viaNodeId)
+                guard v < ids.count, ids[v] == r.viaNodeId, net.hasCoordinate(Int32(v)), routing[v],
+                      let f = wayIndex[r.fromWayId], let t = wayIndex[r.toWayId],
+                      net.nodes(ofWay: f).contains(Int32(v)), net.nodes(ofWay: t).contains(Int32(v)) else { continue }
+                kept.append(r)
+            }
+        }
+        kept.sort { ($0.viaNodeId, $0.fromWayId, $0.toWayId, $0.code) < ($1.viaNodeId, $1.fromWayId, $1.toWayId, $1.code) }
+        return kept
+    }
+}
