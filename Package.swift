@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "tilepack-build", targets: ["tilepack-build"]),
         .executable(name: "tilepack-unpack", targets: ["tilepack-unpack"]),
+        .executable(name: "route-graph", targets: ["route-graph"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -32,11 +33,16 @@ let package = Package(
         .target(name: "RoutingProfile", dependencies: ["BinaryIO"]),
         .target(name: "RoutingTiles", dependencies: ["BinaryIO", "TileMath", "OSMPBF", "RoutingProfile", "ToolSupport"]),
         .target(name: "Packs", dependencies: ["BinaryIO", "TileMath", "ToolSupport"]),
+        .target(name: "ContractionHierarchy"),
+        .target(name: "RoutingGraph", dependencies: ["BinaryIO", "TileMath", "RoutingTiles", "RoutingProfile",
+                                                     "Packs", "ContractionHierarchy", "ToolSupport"]),
 
         // Thin executables.
         .executableTarget(name: "tilepack-build", dependencies: [
             "OSMPBF", "RoutingTiles", "RoutingProfile", "Packs", "TileMath", "ToolSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "route-graph", dependencies: [
+            "RoutingGraph", "RoutingProfile", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilepack-unpack", dependencies: [
             "Packs", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
@@ -46,6 +52,9 @@ let package = Package(
         .testTarget(name: "OSMPBFTests", dependencies: ["OSMPBF", "BinaryIO", "ToolSupport"]),
         .testTarget(name: "RoutingProfileTests", dependencies: ["RoutingProfile"]),
         .testTarget(name: "RoutingTilesTests", dependencies: ["RoutingTiles", "Packs", "OSMPBF", "TileMath", "BinaryIO", "RoutingProfile"]),
+        .testTarget(name: "ContractionHierarchyTests", dependencies: ["ContractionHierarchy"]),
+        .testTarget(name: "RoutingGraphTests", dependencies: ["RoutingGraph", "ContractionHierarchy", "RoutingTiles", "Packs",
+                                                             "OSMPBF", "RoutingProfile", "TileMath"]),
         .testTarget(name: "PacksTests", dependencies: ["Packs", "BinaryIO", "ToolSupport"]),
     ]
 )

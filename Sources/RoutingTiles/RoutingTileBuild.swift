@@ -22,6 +22,8 @@ public struct RoutingTileBuild {
         public var restrictions = 0
         public var restrictionsSkipped = 0
         public var drivableWays = 0
+        /// OSM nodes the drivable ways use (shape points included), the size measure of a road network.
+        public var osmNodes = 0
     }
 
     /// Reads `reader`'s file and returns the tiles among `selected` (nil: every tile with data).
@@ -34,6 +36,7 @@ public struct RoutingTileBuild {
         let tiles = cutter.cut(network, selected: selected)
         var result = Result(dataVersion: version, tiles: [])
         result.drivableWays = network.wayCount
+        result.osmNodes = network.nodeIds.count
         result.restrictionsSkipped = network.restrictionsSkipped
         for t in tiles {
             result.nodes += t.nodes.count

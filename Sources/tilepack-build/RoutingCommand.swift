@@ -104,6 +104,7 @@ struct RoutingCommand: ParsableCommand {
             "nodes": result.nodes,
             "edges": result.edges,
             "drivableWays": result.drivableWays,
+            "osmNodes": result.osmNodes,
             "restrictions": result.restrictions,
             "restrictionsSkipped": result.restrictionsSkipped,
             "rawBytes": result.tiles.reduce(0) { $0 + $1.raw.count },

@@ -1,0 +1,175 @@
+import RoutingTiles
+
+/// Merges chains of edges through degree-2 nodes into single edges that keep the full shape,
+/// so the routing graph has a node only where a driver has a choice or a cost (junctions,
+/// controls, restriction via nodes, attribute changes).
+///
+/// A node is merged away only when its two edges continue each other exactly: the same
+/// directions, speeds, road class, name, ref and roundabout flag; so weights, instructions and
+/// partial-edge durations of the merged edge are those of its pieces.
+public enum ChainCompression {
+    public static func compress(_ g: RoadGraph) -> RoadGraph {
+        let n = g.nodeCount
+        // Undirected incidence: the edges at each node.
+        let (first, ends) = g.edgeEnds()
+        let incident = ends.map { $0 >> 1 }
+
+        var isVia = [Bool](repeating: false, count: n)
+        g.nodeOsmId.withUnsafeBufferPointer { ids in
+            for r in g.restrictions {
+                let v = lowerBound(ids, r.viaNodeOsmId)
+                if v < n, ids[v] == r.viaNodeOsmId { isVia[v] = true }
+            }
+        }
+
+        var junction = [Bool](repeating: true, count: n)
+        for v in 0..<n where first[v + 1] - first[v] == 2 && g.nodeControl[v] == 0 && !isVia[v] {
+            let e1 = Int(incident[Int(first[v])]), e2 = Int(incident[Int(first[v]) + 1])
+            guard e1 != e2, g.edgeFrom[e1] != g.edgeTo[e1], g.edgeFrom[e2] != g.edgeTo[e2] else { continue }
+            let a = OrientedEdge(g, e1, endingAt: UInt32(v))
+            let b = OrientedEdge(g, e2, startingAt: UInt32(v))
+            guard a.from != b.to, a.continues(into: b, g) else { continue }
+            junction[v] = false
+        }
+
+        var out = RoadGraph()
+        out.strings = g.strings
+        out.restrictions = g.restrictions
+        out.droppedEdges = g.droppedEdges
+        var newIndex = [UInt32](repeating: UInt32.max, count: n)
+        var visited = [Bool](repeating: false, count: g.edgeCount)
+
+        func walk(from start: Int, edge: Int) {
+            var piece = OrientedEdge(g, edge, startingAt: UInt32(start))
+            let firstPiece = piece
+            var lengthCm: UInt64 = 0
+            var lat: [Int32] = [], lon: [Int32] = []
+            while true {
+                visited[piece.edge] = true
+                lengthCm += UInt64(g.edgeLengthCm[piece.edge])
+                piece.appendShape(g, lat: &lat, lon: &lon, skipFirst: !lat.isEmpty)
+                let x = Int(piece.to)
+                if junction[x] { break }
+                let i = Int(first[x])
+                let next = Int(incident[i]) == piece.edge ? Int(incident[i + 1]) : Int(incident[i])
+                piece = OrientedEdge(g, next, startingAt: UInt32(x))
+            }
+            out.append(from: newIndex[start], to: newIndex[Int(piece.to)], first: firstPiece, last: piece, g: g,
+                       lengthCm: lengthCm, lat: lat, lon: lon)
+        }
+
+        func addJunction(_ v: Int) {
+            newIndex[v] = UInt32(out.nodeOsmId.count)
+            out.nodeOsmId.append(g.nodeOsmId[v])
+            out.nodeLatE7.append(g.nodeLatE7[v])
+            out.nodeLonE7.append(g.nodeLonE7[v])
+            out.nodeControl.append(g.nodeControl[v])
+        }
+        for v in 0..<n where junction[v] { addJunction(v) }
+        for v in 0..<n where junction[v] {
+            for i in Int(first[v])..<Int(first[v + 1]) where !visited[Int(incident[i])] {
+                walk(from: v, edge: Int(incident[i]))
+            }
+        }
+        // Closed loops of mergeable nodes: keep their lowest node as a junction.
+        for e in 0..<g.edgeCount where !visited[e] {
+            let v = Int(g.edgeFrom[e])
+            junction[v] = true
+            // Keep node numbering in OSM id order: insert, then renumber below.
+            addJunction(v)
+            walk(from: v, edge: e)
+        }
+        return out.sortedNodes()
+    }
+}
+
+/// An edge seen in a chosen direction.
+struct OrientedEdge {
+    let edge: Int
+    let reversed: Bool
+    let from: UInt32
+    let to: UInt32
+
+    init(_ g: RoadGraph, _ e: Int, startingAt v: UInt32) {
+        edge = e
+        reversed = g.edgeFrom[e] != v
+        from = v
+        to = reversed ? g.edgeFrom[e] : g.edgeTo[e]
+    }
+
+    init(_ g: RoadGraph, _ e: Int, endingAt v: UInt32) {
+        edge = e
+        reversed = g.edgeTo[e] != v
+        to = v
+        from = reversed ? g.edgeTo[e] : g.edgeFrom[e]
+    }
+
+    func flags(_ g: RoadGraph) -> UInt8 {
+        let f = g.edgeFlags[edge]
+        guard reversed else { return f }
+        var r = f & ~(EdgeFlags.forward | EdgeFlags.backward)
+        if f & EdgeFlags.forward != 0 { r |= EdgeFlags.backward }
+        if f & EdgeFlags.backward != 0 { r |= EdgeFlags.forward }
+        return r
+    }
+    func speedForward(_ g: RoadGraph) -> UInt16 { reversed ? g.edgeSpeedBackward[edge] : g.edgeSpeedForward[edge] }
+    func speedBackward(_ g: RoadGraph) -> UInt16 { reversed ? g.edgeSpeedForward[edge] : g.edgeSpeedBackward[edge] }
+    func bearingStart(_ g: RoadGraph) -> UInt16 { reversed ? (g.edgeBearingEnd[edge] + 1800) % 3600 : g.edgeBearingStart[edge] }
+    func bearingEnd(_ g: RoadGraph) -> UInt16 { reversed ? (g.edgeBearingStart[edge] + 1800) % 3600 : g.edgeBearingEnd[edge] }
+    func wayAtStart(_ g: RoadGraph) -> Int64 { reversed ? g.edgeWayAtEnd[edge] : g.edgeWayAtStart[edge] }
+    func wayAtEnd(_ g: RoadGraph) -> Int64 { reversed ? g.edgeWayAtStart[edge] : g.edgeWayAtEnd[edge] }
+
+    /// Whether `next` carries on this edge with nothing a driver or a weight could tell apart.
+    func continues(into next: OrientedEdge, _ g: RoadGraph) -> Bool {
+        flags(g) == next.flags(g) && speedForward(g) == next.speedForward(g) && speedBackward(g) == next.speedBackward(g)
+            && g.edgeRoadClass[edge] == g.edgeRoadClass[next.edge] && g.edgeName[edge] == g.edgeName[next.edge]
+            && g.edgeRef[edge] == g.edgeRef[next.edge]
+    }
+
+    func appendShape(_ g: RoadGraph, lat: inout [Int32], lon: inout [Int32], skipFirst: Bool) {
+        let r = g.shapeRange(edge)
+        if reversed {
+            for i in r.reversed().dropFirst(skipFirst ? 1 : 0) { lat.append(g.shapeLatE7[i]); lon.append(g.shapeLonE7[i]) }
+        } else {
+            for i in r.dropFirst(skipFirst ? 1 : 0) { lat.append(g.shapeLatE7[i]); lon.append(g.shapeLonE7[i]) }
+        }
+    }
+}
+
+extension RoadGraph {
+    mutating func append(from: UInt32, to: UInt32, first: OrientedEdge, last: OrientedEdge, g: RoadGraph,
+                         lengthCm: UInt64, lat: [Int32], lon: [Int32]) {
+        edgeFrom.append(from)
+        edgeTo.append(to)
+        shapeLatE7.append(contentsOf: lat)
+        shapeLonE7.append(contentsOf: lon)
+        shapeFirst.append(UInt32(shapeLatE7.count))
+        edgeLengthCm.append(UInt32(min(lengthCm, UInt64(UInt32.max))))
+        edgeSpeedForward.append(first.speedForward(g))
+        edgeSpeedBackward.append(first.speedBackward(g))
+        edgeFlags.append(first.flags(g))
+        edgeRoadClass.append(g.edgeRoadClass[first.edge])
+        edgeName.append(g.edgeName[first.edge])
+        edgeRef.append(g.edgeRef[first.edge])
+        edgeWayAtStart.append(first.wayAtStart(g))
+        edgeWayAtEnd.append(last.wayAtEnd(g))
+        edgeBearingStart.append(first.bearingStart(g))
+        edgeBearingEnd.append(last.bearingEnd(g))
+    }
+
+    /// Renumbers nodes into OSM id order (loops' junctions were appended last).
+    func sortedNodes() -> RoadGraph {
+        let order = (0..<nodeCount).sorted { nodeOsmId[$0] < nodeOsmId[$1] }
+        if order.elementsEqual(0..<nodeCount) { return self }
+        var g = self
+        var newIndex = [UInt32](repeating: 0, count: nodeCount)
+        for (i, old) in order.enumerated() { newIndex[old] = UInt32(i) }
+        g.nodeOsmId = order.map { nodeOsmId[$0] }
+        g.nodeLatE7 = order.map { nodeLatE7[$0] }
+        g.nodeLonE7 = order.map { nodeLonE7[$0] }
+        g.nodeControl = order.map { nodeControl[$0] }
+        g.edgeFrom = edgeFrom.map { newIndex[Int($0)] }
+        g.edgeTo = edgeTo.map { newIndex[Int($0)] }
+        return g
+    }
+}

@@ -1,0 +1,126 @@
+import RoutingProfile
+import RoutingTiles
+
+/// The graph the search runs on: one node per drivable direction of a road edge, one arc per
+/// allowed turn. Turn penalties, node delays and turn restrictions live on the arcs, so a
+/// shortest path in this graph is exact for all of them (OSRM's edge-based graph).
+///
+/// An arc a → b costs the time to drive b plus the turn at the node between them, so a path's
+/// weight is the source's own time (charged by the query, partially for a snapped start) plus
+/// the arcs.
+public struct EdgeBasedGraph {
+    /// Edge-based node of (edge e, direction d) at `2e + d`, or `UInt32.max` if not drivable.
+    public var nodeOfEdgeDirection: [UInt32] = []
+    /// Inverse: `2e + d` of each edge-based node.
+    public var edgeDirectionOfNode: [UInt32] = []
+    /// Deciseconds to drive the whole edge in that direction.
+    public var nodeWeight: [UInt32] = []
+    public var arcs = ArcArrays()
+    /// Turns removed by restrictions, and U-turns allowed (dead ends only).
+    public var restrictedTurns = 0
+    public var uTurns = 0
+
+    public var nodeCount: Int { edgeDirectionOfNode.count }
+
+    public struct ArcArrays {
+        public var tails: [UInt32] = []
+        public var heads: [UInt32] = []
+        public var weights: [UInt32] = []
+    }
+
+    /// Deciseconds for `lengthCm` at `deciKmh`.
+    static func deciseconds(lengthCm: UInt32, deciKmh: UInt16) -> UInt32 {
+        // cm / (km/h × 10) → s: (cm / 100) / (deciKmh / 36) = cm × 0.36 / deciKmh; ×10 for deciseconds.
+        UInt32(max(1, (Double(lengthCm) * 3.6 / Double(deciKmh)).rounded()))
+    }
+
+    public init(_ g: RoadGraph, profile: CarProfile) {
+        let edgeCount = g.edgeCount
+        nodeOfEdgeDirection = [UInt32](repeating: UInt32.max, count: 2 * edgeCount)
+        for e in 0..<edgeCount {
+            let f = g.edgeFlags[e]
+            if f & EdgeFlags.forward != 0 && g.edgeSpeedForward[e] > 0 {
+                nodeOfEdgeDirection[2 * e] = UInt32(edgeDirectionOfNode.count)
+                edgeDirectionOfNode.append(UInt32(2 * e))
+                nodeWeight.append(Self.deciseconds(lengthCm: g.edgeLengthCm[e], deciKmh: g.edgeSpeedForward[e]))
+            }
+            if f & EdgeFlags.backward != 0 && g.edgeSpeedBackward[e] > 0 {
+                nodeOfEdgeDirection[2 * e + 1] = UInt32(edgeDirectionOfNode.count)
+                edgeDirectionOfNode.append(UInt32(2 * e + 1))
+                nodeWeight.append(Self.deciseconds(lengthCm: g.edgeLengthCm[e], deciKmh: g.edgeSpeedBackward[e]))
+            }
+        }
+
+        let n = g.nodeCount
+        let (first, ends) = g.edgeEnds()
+
+        // Restrictions by via node.
+        var restrictionsAt: [UInt32: [RoutingTile.Restriction]] = [:]
+        g.nodeOsmId.withUnsafeBufferPointer { ids in
+            for r in g.restrictions {
+                let v = lowerBound(ids, r.viaNodeOsmId)
+                if v < n, ids[v] == r.viaNodeOsmId { restrictionsAt[UInt32(v), default: []].append(r) }
+            }
+        }
+
+        var arriving: [UInt32] = [], leaving: [UInt32] = []  // edge directions 2e + d
+        for v in 0..<n {
+            arriving.removeAll(keepingCapacity: true)
+            leaving.removeAll(keepingCapacity: true)
+            for i in Int(first[v])..<Int(first[v + 1]) {
+                // An edge end is the direction that leaves v; its opposite arrives at v.
+                let leave = ends[i]
+                let arrive = leave ^ 1
+                if nodeOfEdgeDirection[Int(leave)] != UInt32.max { leaving.append(leave) }
+                if nodeOfEdgeDirection[Int(arrive)] != UInt32.max { arriving.append(arrive) }
+            }
+            let roads = Int(first[v + 1] - first[v])
+            let delay = profile.nodeDelaySeconds(NodeControl(rawValue: g.nodeControl[v]))
+            let restrictions = restrictionsAt[UInt32(v)] ?? []
+            for a in arriving {
+                let ea = Int(a >> 1)
+                let fromWay = a & 1 == 0 ? g.edgeWayAtEnd[ea] : g.edgeWayAtStart[ea]
+                let arrivingBearing = Double(a & 1 == 0 ? g.edgeBearingEnd[ea] : (g.edgeBearingStart[ea] + 1800) % 3600) / 10
+                let hasOtherExit = leaving.contains { $0 != a ^ 1 }
+                let only = restrictions.filter { $0.fromWayId == fromWay && RestrictionKind(rawValue: $0.code)?.isOnly == true }
+                for b in leaving {
+                    let eb = Int(b >> 1)
+                    let isUTurn = b == a ^ 1
+                    if isUTurn && hasOtherExit { continue }
+                    let toWay = b & 1 == 0 ? g.edgeWayAtStart[eb] : g.edgeWayAtEnd[eb]
+                    if !restrictions.isEmpty,
+                       Self.forbidden(fromWay: fromWay, toWay: toWay, isUTurn: isUTurn, restrictions: restrictions, only: only) {
+                        restrictedTurns += 1
+                        continue
+                    }
+                    let leavingBearing = Double(b & 1 == 0 ? g.edgeBearingStart[eb] : (g.edgeBearingEnd[eb] + 1800) % 3600) / 10
+                    var seconds = delay
+                    if roads > 2 || isUTurn {
+                        let angle = CarProfile.turnAngleDegrees(arrivingBearing: arrivingBearing, leavingBearing: leavingBearing)
+                        seconds += profile.turnPenaltySeconds(turnAngleDegrees: isUTurn ? 180 : angle, isUTurn: isUTurn)
+                    }
+                    if isUTurn { uTurns += 1 }
+                    let head = nodeOfEdgeDirection[Int(b)]
+                    arcs.tails.append(nodeOfEdgeDirection[Int(a)])
+                    arcs.heads.append(head)
+                    arcs.weights.append(nodeWeight[Int(head)] + UInt32((seconds * 10).rounded()))
+                }
+            }
+        }
+    }
+
+    /// Whether OSM turn restrictions at this node forbid going from `fromWay` to `toWay`.
+    /// A restriction from a way back onto itself concerns only the U-turn.
+    static func forbidden(fromWay: Int64, toWay: Int64, isUTurn: Bool, restrictions: [RoutingTile.Restriction],
+                          only: [RoutingTile.Restriction]) -> Bool {
+        for r in restrictions where r.fromWayId == fromWay && r.toWayId == toWay {
+            guard RestrictionKind(rawValue: r.code)?.isOnly == false else { continue }
+            if r.fromWayId == r.toWayId && !isUTurn { continue }
+            return true
+        }
+        if !only.isEmpty {
+            return !only.contains { $0.toWayId == toWay && ($0.fromWayId != $0.toWayId || isUTurn == ($0.code == RestrictionKind.onlyUTurn.rawValue)) }
+        }
+        return false
+    }
+}

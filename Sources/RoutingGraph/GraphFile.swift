@@ -1,0 +1,104 @@
+import BinaryIO
+import ToolSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A graph file mapped into memory: sections are used in place as typed buffers, so opening
+/// costs a header check, not a parse. Section CRCs are checked by `verify()` (a full read).
+public final class GraphFile {
+    public let path: String
+    public let dataVersion: String
+    public let profileName: String
+    public let profileHash: String
+    public let fileSize: Int
+    private let base: UnsafeRawPointer
+    private var sections: [UInt32: (offset: Int, length: Int, crc: UInt32)] = [:]
+    private var scalars: [UInt64] = []
+
+    public init(path: String) throws {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw InputError(file: path, "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw InputError(file: path, "not a regular file") }
+        fileSize = Int(st.st_size)
+        guard fileSize >= 64 else { throw InputError(file: path, "not a graph file (\(fileSize) bytes)") }
+        guard let map = mmap(nil, fileSize, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
+            throw InputError(file: path, "cannot map: \(String(cString: strerror(errno)))")
+        }
+        base = UnsafeRawPointer(map)
+        do {
+            let head = Array(UnsafeRawBufferPointer(start: base, count: min(fileSize, 1 << 16)))
+            var r = ByteReader(head)
+            guard Array(try r.bytes(8)) == GraphFileFormat.magic else { throw InputError(file: path, offset: 0, "not a graph file (bad magic)") }
+            let version = try r.u32()
+            guard version == GraphFileFormat.version else { throw InputError(file: path, offset: 8, "unsupported graph file version \(version)") }
+            let headerLength = Int(try r.u32())
+            let headerCRC = try r.u32()
+            guard headerLength <= head.count, headerLength >= 32 else { throw InputError(file: path, offset: 12, "bad header length \(headerLength)") }
+            guard CRC32.checksum(head[20..<headerLength]) == headerCRC else { throw InputError(file: path, offset: 16, "header checksum mismatch") }
+            let count = Int(try r.u32())
+            let declaredSize = Int(try r.u64())
+            guard declaredSize == fileSize else {
+                throw InputError(file: path, offset: 24, "file is \(fileSize) bytes, header says \(declaredSize) (truncated?)")
+            }
+            scalars = try GraphFileFormat.Scalar.allCases.map { _ in try r.u64() }
+            dataVersion = try r.string()
+            profileName = try r.string()
+            profileHash = try r.string()
+            for _ in 0..<count {
+                let id = try r.u32(), elementSize = Int(try r.u32())
+                let offset = Int(try r.u64()), length = Int(try r.u64())
+                let crc = try r.u32()
+                _ = try r.u32()
+                guard offset % GraphFileFormat.alignment == 0, offset >= headerLength, length >= 0, offset <= fileSize - length else {
+                    throw InputError(file: path, offset: r.offset, "section \(id) lies outside the file")
+                }
+                if let known = GraphFileFormat.Section(rawValue: id) {
+                    guard known.elementSize == elementSize, length % elementSize == 0 else {
+                        throw InputError(file: path, offset: r.offset, "section \(known) has element size \(elementSize)")
+                    }
+                }
+                sections[id] = (offset, length, crc)
+            }
+            for s in GraphFileFormat.Section.allCases where sections[s.rawValue] == nil {
+                throw InputError(file: path, "graph file lacks section \(s)")
+            }
+        } catch let e as BinaryFormatError {
+            munmap(UnsafeMutableRawPointer(mutating: base), fileSize)
+            throw InputError(file: path, offset: e.offset, "not a graph file (\(e.message))")
+        } catch {
+            munmap(UnsafeMutableRawPointer(mutating: base), fileSize)
+            throw error
+        }
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: base), fileSize) }
+
+    public func scalar(_ s: GraphFileFormat.Scalar) -> Int { Int(Int64(bitPattern: scalars[s.rawValue])) }
+
+    /// A section as a typed buffer over the mapped file.
+    public func array<T: FixedWidthInteger>(_ s: GraphFileFormat.Section, as: T.Type = T.self) -> UnsafeBufferPointer<T> {
+        let (offset, length, _) = sections[s.rawValue]!
+        return UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: T.self), count: length / MemoryLayout<T>.size)
+    }
+
+    /// Checks every section's CRC32 (reads the whole file).
+    public func verify() throws {
+        for s in GraphFileFormat.Section.allCases {
+            let (offset, length, crc) = sections[s.rawValue]!
+            guard CRC32.checksum(UnsafeRawBufferPointer(start: base + offset, count: length)) == crc else {
+                throw InputError(file: path, offset: offset, "section \(s) fails its CRC32 check")
+            }
+        }
+    }
+
+    public func string(_ i: Int) -> String {
+        let offsets: UnsafeBufferPointer<UInt32> = array(.stringOffsets)
+        let bytes: UnsafeBufferPointer<UInt8> = array(.stringBytes)
+        guard i + 1 < offsets.count else { return "" }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(offsets[i])..<Int(offsets[i + 1])]), as: UTF8.self)
+    }
+}

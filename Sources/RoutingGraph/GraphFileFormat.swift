@@ -1,0 +1,46 @@
+/// Layout of the contraction-hierarchy graph file (`.chg`), documented in docs/FORMATS.md.
+///
+/// A fixed header, a table of sections, then each section's flat little-endian array at a
+/// 64-byte aligned offset, so a reader can `mmap` the file and use the arrays in place.
+public enum GraphFileFormat {
+    public static let magic: [UInt8] = Array("OGCHGRPH".utf8)
+    public static let version: UInt32 = 1
+    public static let alignment = 64
+    public static let sectionEntrySize = 32
+
+    /// Scalars stored in the header, in this order, as u64.
+    public enum Scalar: Int, CaseIterable {
+        case nodeCount, edgeCount, shapePointCount, stringCount
+        case edgeBasedNodeCount, chArcCount, baseArcCount, componentCount
+        case gridMinLatE7, gridMinLonE7, gridCellE7, gridColumns, gridRows
+        case shortcutCount, gridDegreesMicro
+    }
+
+    /// Sections; the raw value is the id in the file.
+    public enum Section: UInt32, CaseIterable {
+        // Node-based graph (junctions) and its edges.
+        case nodeOsmId = 1, nodeLatE7, nodeLonE7, nodeControl
+        case nodeFirstEnd, nodeEnds
+        case edgeFrom = 10, edgeTo, edgeShapeFirst, edgeLengthCm, edgeSpeedForward, edgeSpeedBackward
+        case edgeFlags, edgeRoadClass, edgeName, edgeRef, edgeBearingStart, edgeBearingEnd
+        case shapeLatE7 = 30, shapeLonE7
+        case stringOffsets = 40, stringBytes
+        // Edge-based nodes, in contraction-rank order.
+        case rankEdgeDirection = 50, edgeDirectionRank, rankWeight, rankComponent, componentSizes
+        // The contraction hierarchy's upward graph (ranks).
+        case chFirstOut = 60, chHead, chWeight, chMiddle, chDirection
+        // The plain edge-based graph (ranks), for Dijkstra.
+        case baseFirstOut = 70, baseHead, baseWeight
+        // Snapping grid.
+        case gridCellFirst = 80, gridCellEdges
+
+        public var elementSize: Int {
+            switch self {
+            case .nodeOsmId: return 8
+            case .nodeControl, .edgeFlags, .edgeRoadClass, .stringBytes, .chDirection: return 1
+            case .edgeSpeedForward, .edgeSpeedBackward, .edgeBearingStart, .edgeBearingEnd: return 2
+            default: return 4
+            }
+        }
+    }
+}

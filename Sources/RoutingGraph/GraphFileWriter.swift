@@ -1,0 +1,80 @@
+import BinaryIO
+import ToolSupport
+
+/// Writes a graph file: header, section table, aligned sections (atomically, via a temp name).
+public struct GraphFileWriter {
+    public var dataVersion: String
+    public var profileName: String
+    public var profileHash: String
+    public var scalars = [UInt64](repeating: 0, count: GraphFileFormat.Scalar.allCases.count)
+    private var sections: [(GraphFileFormat.Section, [UInt8])] = []
+
+    public init(dataVersion: String, profileName: String, profileHash: String) {
+        self.dataVersion = dataVersion
+        self.profileName = profileName
+        self.profileHash = profileHash
+    }
+
+    public mutating func set(_ s: GraphFileFormat.Scalar, _ value: Int) { scalars[s.rawValue] = UInt64(bitPattern: Int64(value)) }
+
+    /// Adds an array section; elements are written in the machine's (little-endian) order.
+    public mutating func add<T: FixedWidthInteger>(_ section: GraphFileFormat.Section, _ values: [T]) {
+        precondition(MemoryLayout<T>.size == section.elementSize, "\(section) holds \(section.elementSize)-byte elements")
+        let bytes = values.withUnsafeBytes { Array($0) }
+        sections.append((section, bytes))
+    }
+
+    public func encodeHeader() -> (header: [UInt8], offsets: [Int], total: Int) {
+        var w = ByteWriter()
+        w.append(contentsOf: GraphFileFormat.magic)
+        w.u32(GraphFileFormat.version)
+        w.u32(0)  // header length, patched
+        w.u32(0)  // header CRC, patched
+        w.u32(UInt32(sections.count))
+        w.u64(0)  // file size, patched
+        for s in scalars { w.u64(s) }
+        w.string(dataVersion)
+        w.string(profileName)
+        w.string(profileHash)
+        let tableStart = w.count
+        for _ in sections { for _ in 0..<GraphFileFormat.sectionEntrySize { w.u8(0) } }
+        w.pad(to: GraphFileFormat.alignment)
+        var offsets: [Int] = []
+        var offset = w.count
+        for (_, bytes) in sections {
+            offsets.append(offset)
+            offset += bytes.count
+            offset = (offset + GraphFileFormat.alignment - 1) / GraphFileFormat.alignment * GraphFileFormat.alignment
+        }
+        var header = w
+        for (i, (section, bytes)) in sections.enumerated() {
+            let at = tableStart + i * GraphFileFormat.sectionEntrySize
+            header.patchU32(at: at, section.rawValue)
+            header.patchU32(at: at + 4, UInt32(section.elementSize))
+            header.patchU64(at: at + 8, UInt64(offsets[i]))
+            header.patchU64(at: at + 16, UInt64(bytes.count))
+            header.patchU32(at: at + 24, CRC32.checksum(bytes))
+        }
+        header.patchU32(at: 12, UInt32(header.count))
+        header.patchU64(at: 24, UInt64(offset))
+        header.patchU32(at: 16, CRC32.checksum(header.bytes[20...]))
+        return (header.bytes, offsets, offset)
+    }
+
+    /// Writes the file; returns its size.
+    @discardableResult
+    public func write(to path: String) throws -> Int {
+        let (header, offsets, total) = encodeHeader()
+        let file = try AtomicFile.create(path)
+        try file.write(header)
+        var position = header.count
+        for (i, (_, bytes)) in sections.enumerated() {
+            if offsets[i] > position { try file.write([UInt8](repeating: 0, count: offsets[i] - position)) }
+            try file.write(bytes)
+            position = offsets[i] + bytes.count
+        }
+        if total > position { try file.write([UInt8](repeating: 0, count: total - position)) }
+        try file.commit()
+        return total
+    }
+}

@@ -1,0 +1,125 @@
+import RoutingTiles
+
+/// The node-based road graph stitched from routing tiles: intersections and the road pieces
+/// between them, as flat arrays. Edges keep their full shapes.
+public struct RoadGraph {
+    // Nodes, sorted by OSM id.
+    public var nodeOsmId: [Int64] = []
+    public var nodeLatE7: [Int32] = []
+    public var nodeLonE7: [Int32] = []
+    public var nodeControl: [UInt8] = []
+
+    // Edges; `from → to` is the direction of the shape.
+    public var edgeFrom: [UInt32] = []
+    public var edgeTo: [UInt32] = []
+    /// Shape of edge e: `shapeLatE7/LonE7[shapeFirst[e] ..< shapeFirst[e + 1]]`, both ends included.
+    public var shapeFirst: [UInt32] = [0]
+    public var shapeLatE7: [Int32] = []
+    public var shapeLonE7: [Int32] = []
+    public var edgeLengthCm: [UInt32] = []
+    public var edgeSpeedForward: [UInt16] = []   // km/h × 10
+    public var edgeSpeedBackward: [UInt16] = []
+    public var edgeFlags: [UInt8] = []            // EdgeFlags
+    public var edgeRoadClass: [UInt8] = []
+    public var edgeName: [UInt32] = []
+    public var edgeRef: [UInt32] = []
+    /// OSM ways at the shape's start and end (they differ once chains of ways are merged).
+    public var edgeWayAtStart: [Int64] = []
+    public var edgeWayAtEnd: [Int64] = []
+    public var edgeBearingStart: [UInt16] = []    // degrees × 10, leaving `from`
+    public var edgeBearingEnd: [UInt16] = []      // degrees × 10, arriving at `to`
+
+    public var strings: [String] = [""]
+    public var restrictions: [RoutingTile.Restriction] = []
+
+    /// Tile edges whose far node is in no loaded tile.
+    public var droppedEdges = 0
+
+    public var nodeCount: Int { nodeOsmId.count }
+    public var edgeCount: Int { edgeFrom.count }
+
+    /// Stitches tiles by OSM node id.
+    public init(tiles: [RoutingTile]) {
+        var order: [(Int64, Int, Int)] = []  // (osm id, tile, node)
+        for (t, tile) in tiles.enumerated() {
+            for (n, node) in tile.nodes.enumerated() { order.append((node.osmId, t, n)) }
+        }
+        order.sort { $0.0 < $1.0 }
+        var globalIndex: [[UInt32]] = tiles.map { [UInt32](repeating: 0, count: $0.nodes.count) }
+        nodeOsmId.reserveCapacity(order.count)
+        for (i, (id, t, n)) in order.enumerated() {
+            let node = tiles[t].nodes[n]
+            nodeOsmId.append(id)
+            nodeLatE7.append(node.latE7)
+            nodeLonE7.append(node.lonE7)
+            nodeControl.append(node.control)
+            globalIndex[t][n] = UInt32(i)
+        }
+        var stringIndex: [String: UInt32] = ["": 0]
+        func intern(_ s: String) -> UInt32 {
+            if let i = stringIndex[s] { return i }
+            let i = UInt32(strings.count)
+            strings.append(s)
+            stringIndex[s] = i
+            return i
+        }
+        nodeOsmId.withUnsafeBufferPointer { ids in
+            for (t, tile) in tiles.enumerated() {
+                for e in tile.edges {
+                    let to = lowerBound(ids, e.toNodeOsmId)
+                    guard to < ids.count, ids[to] == e.toNodeOsmId else { droppedEdges += 1; continue }
+                    edgeFrom.append(globalIndex[t][Int(e.fromNode)])
+                    edgeTo.append(UInt32(to))
+                    let s = Int(e.shapeStart), c = Int(e.shapeCount)
+                    shapeLatE7.append(contentsOf: tile.shapeLatE7[s..<s + c])
+                    shapeLonE7.append(contentsOf: tile.shapeLonE7[s..<s + c])
+                    shapeFirst.append(UInt32(shapeLatE7.count))
+                    edgeLengthCm.append(e.lengthCm)
+                    edgeSpeedForward.append(e.speedForwardDeciKmh)
+                    edgeSpeedBackward.append(e.speedBackwardDeciKmh)
+                    edgeFlags.append(e.flags)
+                    edgeRoadClass.append(e.roadClass)
+                    edgeName.append(intern(tile.strings[Int(e.name)]))
+                    edgeRef.append(intern(tile.strings[Int(e.ref)]))
+                    edgeWayAtStart.append(e.wayId)
+                    edgeWayAtEnd.append(e.wayId)
+                    edgeBearingStart.append(e.bearingStartDeci)
+                    edgeBearingEnd.append(e.bearingEndDeci)
+                }
+                restrictions.append(contentsOf: tile.restrictions)
+            }
+        }
+    }
+
+    init() {}
+
+    func shapeRange(_ e: Int) -> Range<Int> { Int(shapeFirst[e])..<Int(shapeFirst[e + 1]) }
+
+    /// Incidence lists in CSR form: at node v, `2e` for an edge starting there and `2e + 1` for
+    /// one ending there, which is also the edge direction that leaves v. Self loops appear twice.
+    public func edgeEnds() -> (first: [UInt32], ends: [UInt32]) {
+        var first = [UInt32](repeating: 0, count: nodeCount + 1)
+        for e in 0..<edgeCount {
+            first[Int(edgeFrom[e]) + 1] += 1
+            first[Int(edgeTo[e]) + 1] += 1
+        }
+        for v in 0..<nodeCount { first[v + 1] += first[v] }
+        var fill = Array(first[0..<nodeCount])
+        var ends = [UInt32](repeating: 0, count: Int(first[nodeCount]))
+        for e in 0..<edgeCount {
+            let a = Int(edgeFrom[e]), b = Int(edgeTo[e])
+            ends[Int(fill[a])] = UInt32(2 * e); fill[a] += 1
+            ends[Int(fill[b])] = UInt32(2 * e + 1); fill[b] += 1
+        }
+        return (first, ends)
+    }
+}
+
+@inline(__always) func lowerBound(_ a: UnsafeBufferPointer<Int64>, _ key: Int64) -> Int {
+    var lo = 0, hi = a.count
+    while lo < hi {
+        let mid = (lo + hi) >> 1
+        if a[mid] < key { lo = mid + 1 } else { hi = mid }
+    }
+    return lo
+}

@@ -1,0 +1,66 @@
+/// A uniform lon/lat grid over the network's extent listing, for every cell, the edges with a
+/// shape segment whose bounding box reaches into it: what snapping searches, ring by ring
+/// around a point, to find the nearest point on a road.
+public struct SegmentGrid {
+    public var minLatE7: Int32 = 0
+    public var minLonE7: Int32 = 0
+    /// Cell edge in 1e-7 degrees (square in degrees).
+    public var cellE7: Int32 = 50_000
+    public var columns: Int32 = 1
+    public var rows: Int32 = 1
+    /// CSR: the edges of cell `row * columns + column`.
+    public var cellFirst: [UInt32] = [0, 0]
+    public var cellEdges: [UInt32] = []
+
+    public init() {}
+
+    public init(_ g: RoadGraph) {
+        guard g.edgeCount > 0, let minLat = g.shapeLatE7.min(), let maxLat = g.shapeLatE7.max(),
+              let minLon = g.shapeLonE7.min(), let maxLon = g.shapeLonE7.max() else { return }
+        minLatE7 = minLat
+        minLonE7 = minLon
+        // 0.005° cells (about 550 m north–south), coarser when the extent is huge for the network.
+        var cell: Int64 = 50_000
+        let latSpan = Int64(maxLat) - Int64(minLat), lonSpan = Int64(maxLon) - Int64(minLon)
+        while (latSpan / cell + 1) * (lonSpan / cell + 1) > max(4096, Int64(4 * g.edgeCount)) { cell *= 2 }
+        cellE7 = Int32(cell)
+        rows = Int32(latSpan / cell + 1)
+        columns = Int32(lonSpan / cell + 1)
+
+        // (cell, edge) pairs, each once per edge.
+        var pairs: [UInt64] = []
+        pairs.reserveCapacity(g.shapeLatE7.count + g.edgeCount)
+        var cellsOfEdge: [UInt32] = []
+        for e in 0..<g.edgeCount {
+            cellsOfEdge.removeAll(keepingCapacity: true)
+            let r = g.shapeRange(e)
+            for i in r.lowerBound..<(r.upperBound - 1) {
+                let r0 = row(g.shapeLatE7[i]), r1 = row(g.shapeLatE7[i + 1])
+                let c0 = column(g.shapeLonE7[i]), c1 = column(g.shapeLonE7[i + 1])
+                for rr in min(r0, r1)...max(r0, r1) {
+                    for cc in min(c0, c1)...max(c0, c1) { cellsOfEdge.append(UInt32(rr * columns + cc)) }
+                }
+            }
+            cellsOfEdge.sort()
+            var previous = UInt32.max
+            for c in cellsOfEdge where c != previous {
+                pairs.append(UInt64(c) << 32 | UInt64(e))
+                previous = c
+            }
+        }
+        pairs.sort()
+        let cellCount = Int(rows) * Int(columns)
+        cellFirst = [UInt32](repeating: 0, count: cellCount + 1)
+        cellEdges = pairs.map { UInt32(truncatingIfNeeded: $0) }
+        for p in pairs { cellFirst[Int(p >> 32) + 1] += 1 }
+        for c in 0..<cellCount { cellFirst[c + 1] += cellFirst[c] }
+    }
+
+    @inline(__always) public func row(_ latE7: Int32) -> Int32 {
+        Int32(max(0, min(Int64(rows) - 1, (Int64(latE7) - Int64(minLatE7)) / Int64(cellE7))))
+    }
+
+    @inline(__always) public func column(_ lonE7: Int32) -> Int32 {
+        Int32(max(0, min(Int64(columns) - 1, (Int64(lonE7) - Int64(minLonE7)) / Int64(cellE7))))
+    }
+}

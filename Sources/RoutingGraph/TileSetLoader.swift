@@ -1,0 +1,68 @@
+import Foundation
+import Packs
+import RoutingTiles
+import ToolSupport
+
+/// The routing tiles of one or more unpacked directories, checked to belong together.
+public struct TileSet {
+    public var dataVersion: String
+    public var profileName: String
+    public var profileHash: String
+    public var gridDegrees: Double
+    /// Sorted by tile id; a tile found in several directories is taken once (it must be identical).
+    public var tiles: [RoutingTile]
+    public var tileBytes = 0
+
+    /// Reads every tile of `directories`, verifying each against its manifest (size, CRC32).
+    public static func load(_ directories: [String]) throws -> TileSet {
+        guard !directories.isEmpty else { throw InputError("no routing directory given") }
+        var set: TileSet?
+        var sources: [UInt32: (dir: String, crc: UInt32)] = [:]
+        var rawTiles: [(UInt32, String, [UInt8])] = []
+        for dir in directories {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw InputError(file: dir, "no such directory")
+            }
+            let unpacked = try UnpackedRoutingDirectory(path: dir)
+            let m = unpacked.manifest
+            guard !m.tiles.isEmpty else { throw InputError(file: dir, "holds no routing tiles") }
+            if let s = set {
+                guard m.dataVersion == s.dataVersion else {
+                    throw InputError(file: dir, "data version \(m.dataVersion) differs from \(s.dataVersion) of \(directories[0])")
+                }
+                guard m.profileHash == s.profileHash else {
+                    throw InputError(file: dir, "profile hash \(m.profileHash) differs from \(s.profileHash) of \(directories[0])")
+                }
+                guard m.gridDegrees == s.gridDegrees else {
+                    throw InputError(file: dir, "grid \(m.gridDegrees)° differs from \(s.gridDegrees)° of \(directories[0])")
+                }
+            } else {
+                set = TileSet(dataVersion: m.dataVersion, profileName: m.profileName, profileHash: m.profileHash,
+                              gridDegrees: m.gridDegrees, tiles: [])
+            }
+            for entry in m.tiles {
+                if let seen = sources[entry.id] {
+                    guard seen.crc == entry.crc32 else {
+                        throw InputError(file: dir, "tile \(entry.id) differs from the same tile in \(seen.dir)")
+                    }
+                    continue
+                }
+                sources[entry.id] = (dir, entry.crc32)
+                rawTiles.append((entry.id, unpacked.tilePath(id: entry.id), try unpacked.verifyTile(id: entry.id)))
+            }
+        }
+        guard var result = set else { throw InputError("no routing directory given") }
+        rawTiles.sort { $0.0 < $1.0 }
+        for (id, path, bytes) in rawTiles {
+            let tile: RoutingTile
+            do { tile = try RoutingTileCodec.decode(bytes) } catch { throw InputError(file: path, "corrupt routing tile: \(error)") }
+            guard tile.tileId == id, tile.dataVersion == result.dataVersion, tile.profileHash == result.profileHash else {
+                throw InputError(file: path, "tile header (id \(tile.tileId), version \(tile.dataVersion)) does not match its manifest")
+            }
+            result.tileBytes += bytes.count
+            result.tiles.append(tile)
+        }
+        return result
+    }
+}
