@@ -1,1 +1,3 @@
-print("route-graph")
+import ToolSupport
+
+ToolMain.run(RouteGraph.self)

@@ -1,0 +1,162 @@
+import ContractionHierarchy
+import Foundation
+import RoutingProfile
+import ToolSupport
+
+/// `route-graph`'s stages: tiles → road graph → chains merged → edge-based graph → components
+/// → contraction hierarchy → snapping grid → graph file.
+public struct GraphBuild {
+    public let profile: CarProfile
+    public var threads: Int
+    public var progress: ((_ stage: String, _ done: Int, _ total: Int) -> Void)?
+
+    public init(profile: CarProfile, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.profile = profile
+        self.threads = threads
+    }
+
+    public struct Summary {
+        public var nodes = 0, edges = 0, droppedEdges = 0
+        public var compressedNodes = 0, compressedEdges = 0
+        public var edgeBasedNodes = 0, edgeBasedEdges = 0
+        public var restrictions = 0, restrictedTurns = 0, uTurns = 0
+        public var shortcuts = 0, components = 0, mainComponentShare = 0.0
+        public var tiles = 0, bytes = 0
+        public var dataVersion = ""
+        public var stageSeconds: [(String, Double)] = []
+    }
+
+    public func run(directories: [String], output: String) throws -> Summary {
+        var summary = Summary()
+        var clock = ProgressReporter.monotonicNanoseconds()
+        func stage(_ name: String) {
+            let now = ProgressReporter.monotonicNanoseconds()
+            summary.stageSeconds.append((name, Double(now - clock) / 1e9))
+            clock = now
+        }
+
+        let tileSet = try TileSet.load(directories)
+        guard tileSet.profileHash == profile.hash else {
+            throw InputError(file: directories[0], "tiles were built with profile hash \(tileSet.profileHash), "
+                             + "the profile given has \(profile.hash); pass the profile they were built with (--profile)")
+        }
+        summary.tiles = tileSet.tiles.count
+        summary.dataVersion = tileSet.dataVersion
+        stage("load")
+
+        let road = RoadGraph(tiles: tileSet.tiles)
+        summary.nodes = road.nodeCount
+        summary.edges = road.edgeCount
+        summary.droppedEdges = road.droppedEdges
+        summary.restrictions = road.restrictions.count
+        let g = ChainCompression.compress(road)
+        summary.compressedNodes = g.nodeCount
+        summary.compressedEdges = g.edgeCount
+        stage("compress")
+
+        let eb = EdgeBasedGraph(g, profile: profile)
+        guard eb.nodeCount > 0 else { throw InputError(file: directories[0], "no drivable edge in the routing tiles") }
+        summary.edgeBasedNodes = eb.nodeCount
+        summary.edgeBasedEdges = eb.arcs.tails.count
+        summary.restrictedTurns = eb.restrictedTurns
+        summary.uTurns = eb.uTurns
+        stage("turns")
+
+        let arcs = ArcList(tails: eb.arcs.tails, heads: eb.arcs.heads, weights: eb.arcs.weights)
+        let base = CSRGraph(nodeCount: eb.nodeCount, arcs: arcs)
+        let (component, sizes) = StronglyConnectedComponents.compute(nodeCount: eb.nodeCount, firstOut: base.firstOut, head: base.head)
+        summary.components = sizes.count
+        summary.mainComponentShare = Double(sizes[0]) / Double(eb.nodeCount)
+        stage("components")
+
+        var options = ContractionOptions()
+        options.threads = threads
+        let ch = ContractionHierarchyBuilder.build(nodeCount: eb.nodeCount, arcs: arcs, options: options) { done, total in
+            progress?("contract", done, total)
+        }
+        summary.shortcuts = ch.shortcutCount
+        stage("contract")
+
+        // Everything the query side indexes by edge-based node is stored in rank order.
+        let rank = ch.rankOfNode
+        var rankEdgeDirection = [UInt32](repeating: 0, count: eb.nodeCount)
+        var rankWeight = [UInt32](repeating: 0, count: eb.nodeCount)
+        var rankComponent = [UInt32](repeating: 0, count: eb.nodeCount)
+        for v in 0..<eb.nodeCount {
+            let r = Int(rank[v])
+            rankEdgeDirection[r] = eb.edgeDirectionOfNode[v]
+            rankWeight[r] = eb.nodeWeight[v]
+            rankComponent[r] = component[v]
+        }
+        let edgeDirectionRank = eb.nodeOfEdgeDirection.map { $0 == UInt32.max ? UInt32.max : rank[Int($0)] }
+        let rankedArcs = ArcList(tails: eb.arcs.tails.map { rank[Int($0)] }, heads: eb.arcs.heads.map { rank[Int($0)] },
+                                 weights: eb.arcs.weights)
+        let rankedBase = CSRGraph(nodeCount: eb.nodeCount, arcs: rankedArcs)
+        let grid = SegmentGrid(g)
+        stage("index")
+
+        var w = GraphFileWriter(dataVersion: tileSet.dataVersion, profileName: tileSet.profileName, profileHash: tileSet.profileHash)
+        w.set(.nodeCount, g.nodeCount)
+        w.set(.edgeCount, g.edgeCount)
+        w.set(.shapePointCount, g.shapeLatE7.count)
+        w.set(.stringCount, g.strings.count)
+        w.set(.edgeBasedNodeCount, eb.nodeCount)
+        w.set(.chArcCount, ch.head.count)
+        w.set(.baseArcCount, rankedBase.head.count)
+        w.set(.componentCount, sizes.count)
+        w.set(.gridMinLatE7, Int(grid.minLatE7))
+        w.set(.gridMinLonE7, Int(grid.minLonE7))
+        w.set(.gridCellE7, Int(grid.cellE7))
+        w.set(.gridColumns, Int(grid.columns))
+        w.set(.gridRows, Int(grid.rows))
+        w.set(.shortcutCount, ch.shortcutCount)
+        w.set(.gridDegreesMicro, Int((tileSet.gridDegrees * 1e6).rounded()))
+        w.add(.nodeOsmId, g.nodeOsmId)
+        w.add(.nodeLatE7, g.nodeLatE7)
+        w.add(.nodeLonE7, g.nodeLonE7)
+        w.add(.nodeControl, g.nodeControl)
+        let (firstEnd, ends) = g.edgeEnds()
+        w.add(.nodeFirstEnd, firstEnd)
+        w.add(.nodeEnds, ends)
+        w.add(.edgeFrom, g.edgeFrom)
+        w.add(.edgeTo, g.edgeTo)
+        w.add(.edgeShapeFirst, g.shapeFirst)
+        w.add(.edgeLengthCm, g.edgeLengthCm)
+        w.add(.edgeSpeedForward, g.edgeSpeedForward)
+        w.add(.edgeSpeedBackward, g.edgeSpeedBackward)
+        w.add(.edgeFlags, g.edgeFlags)
+        w.add(.edgeRoadClass, g.edgeRoadClass)
+        w.add(.edgeName, g.edgeName)
+        w.add(.edgeRef, g.edgeRef)
+        w.add(.edgeBearingStart, g.edgeBearingStart)
+        w.add(.edgeBearingEnd, g.edgeBearingEnd)
+        w.add(.shapeLatE7, g.shapeLatE7)
+        w.add(.shapeLonE7, g.shapeLonE7)
+        var stringOffsets: [UInt32] = [0]
+        var stringBytes: [UInt8] = []
+        for s in g.strings {
+            stringBytes.append(contentsOf: s.utf8)
+            stringOffsets.append(UInt32(stringBytes.count))
+        }
+        w.add(.stringOffsets, stringOffsets)
+        w.add(.stringBytes, stringBytes)
+        w.add(.rankEdgeDirection, rankEdgeDirection)
+        w.add(.edgeDirectionRank, edgeDirectionRank)
+        w.add(.rankWeight, rankWeight)
+        w.add(.rankComponent, rankComponent)
+        w.add(.componentSizes, sizes.map { UInt32($0) })
+        w.add(.chFirstOut, ch.firstOut)
+        w.add(.chHead, ch.head)
+        w.add(.chWeight, ch.weight)
+        w.add(.chMiddle, ch.middle)
+        w.add(.chDirection, ch.direction)
+        w.add(.baseFirstOut, rankedBase.firstOut)
+        w.add(.baseHead, rankedBase.head)
+        w.add(.baseWeight, rankedBase.weight)
+        w.add(.gridCellFirst, grid.cellFirst)
+        w.add(.gridCellEdges, grid.cellEdges)
+        summary.bytes = try w.write(to: output)
+        stage("write")
+        return summary
+    }
+}

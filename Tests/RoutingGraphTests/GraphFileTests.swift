@@ -1,0 +1,187 @@
+import ContractionHierarchy
+import OSMPBF
+import Foundation
+import Packs
+import RoutingGraph
+import RoutingProfile
+import RoutingTiles
+import TileMath
+import XCTest
+
+/// The sample compiled end to end into a graph file, then checked: CH = Dijkstra, determinism,
+/// bad inputs.
+final class GraphFileTests: XCTestCase {
+    static var built: (dir: URL, graph: String, summary: GraphBuild.Summary)?
+
+    /// Sample → routing pack → unpacked directory → graph file, once for the whole class.
+    func sampleGraph() throws -> (dir: URL, graph: String, summary: GraphBuild.Summary) {
+        if let b = Self.built { return b }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("offgrid-chg-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let result = try RoutingTileBuild(profile: CarProfile.embeddedDefault, grid: RoutingGrid.standard)
+            .run(PBFReaderFactory.sample(), selected: nil)
+        let pack = dir.appendingPathComponent("li.routing.pack").path
+        try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: result.dataVersion, profileName: "car",
+                                                              profileHash: CarProfile.embeddedDefault.hash, gridDegrees: 0.25,
+                                                              regionBBox: (9, 47, 10, 48), createdBy: "test"),
+                                    tiles: result.tiles, to: pack)
+        let tilesDir = dir.appendingPathComponent("tiles").path
+        _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tilesDir, progress: .silent())
+        let graph = dir.appendingPathComponent("li.chg").path
+        let summary = try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [tilesDir], output: graph)
+        Self.built = (dir, graph, summary)
+        return Self.built!
+    }
+
+    override class func tearDown() {
+        if let b = built { try? FileManager.default.removeItem(at: b.dir) }
+    }
+
+    func testContractionHierarchyEqualsDijkstraOnTheSample() throws {
+        let file = try GraphFile(path: try sampleGraph().graph)
+        try file.verify()
+        let n = file.scalar(.edgeBasedNodeCount)
+        let view = CHGraphView(nodeCount: n, firstOut: file.array(.chFirstOut), head: file.array(.chHead),
+                               weight: file.array(.chWeight), middle: file.array(.chMiddle), direction: file.array(.chDirection))
+        XCTAssertNil(view.validate())
+        let ch = CHQuery(graph: view)
+        let dijkstra = DijkstraQuery(firstOut: file.array(.baseFirstOut), head: file.array(.baseHead),
+                                     weight: file.array(.baseWeight), nodeCount: n)
+        var rng = SystemRandomNumberGenerator.seeded(7)
+        var reachable = 0
+        for _ in 0..<3000 {
+            let s = UInt32(rng.next() % UInt64(n)), t = UInt32(rng.next() % UInt64(n))
+            let a = ch.distance(from: s, to: t), b = dijkstra.distance(from: s, to: t)
+            XCTAssertEqual(a, b, "\(s) → \(t)")
+            if a != nil { reachable += 1 }
+        }
+        XCTAssertGreaterThan(reachable, 2500)
+        // Paths unpack into real turns whose weights add up.
+        let base = (first: file.array(.baseFirstOut) as UnsafeBufferPointer<UInt32>, head: file.array(.baseHead) as UnsafeBufferPointer<UInt32>,
+                    weight: file.array(.baseWeight) as UnsafeBufferPointer<UInt32>)
+        for _ in 0..<300 {
+            let s = UInt32(rng.next() % UInt64(n)), t = UInt32(rng.next() % UInt64(n))
+            guard let (d, nodes) = ch.path(from: s, to: t) else { continue }
+            var sum: UInt64 = 0
+            for (u, v) in zip(nodes, nodes.dropFirst()) {
+                let arcs = Int(base.first[Int(u)])..<Int(base.first[Int(u) + 1])
+                let w = arcs.filter { base.head[$0] == v }.map { base.weight[$0] }.min()
+                XCTAssertNotNil(w, "no turn \(u) → \(v)")
+                sum += UInt64(w ?? 0)
+            }
+            XCTAssertEqual(sum, d)
+        }
+    }
+
+    /// Packs of the tiles west and east of 9.5°E, unpacked together, compile into a graph
+    /// with routes across the border both ways.
+    func testRoutesCrossTheBorderBetweenTwoPacks() throws {
+        let (dir, _, _) = try sampleGraph()
+        let grid = RoutingGrid.standard
+        let build = RoutingTileBuild(profile: CarProfile.embeddedDefault, grid: grid)
+        let stitched = dir.appendingPathComponent("stitched").path
+        for (name, box) in [("west", "9,46.5,9.5,48"), ("east", "9.5,46.5,10,48")] {
+            let selected = Set(grid.tiles(intersecting: try BBox(parsing: box)))
+            let result = try build.run(PBFReaderFactory.sample(), selected: selected)
+            let b = try BBox(parsing: box)
+            let pack = dir.appendingPathComponent("\(name).routing.pack").path
+            try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: result.dataVersion, profileName: "car",
+                                                                  profileHash: CarProfile.embeddedDefault.hash, gridDegrees: 0.25,
+                                                                  regionBBox: (b.minLon, b.minLat, b.maxLon, b.maxLat), createdBy: "test"),
+                                        tiles: result.tiles, to: pack)
+            _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: stitched, progress: .silent())
+        }
+        let graph = dir.appendingPathComponent("stitched.chg").path
+        _ = try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [stitched], output: graph)
+        let file = try GraphFile(path: graph)
+        let n = file.scalar(.edgeBasedNodeCount)
+        let ch = CHQuery(graph: CHGraphView(nodeCount: n, firstOut: file.array(.chFirstOut), head: file.array(.chHead),
+                                            weight: file.array(.chWeight), middle: file.array(.chMiddle), direction: file.array(.chDirection)))
+        let edgeDirection: UnsafeBufferPointer<UInt32> = file.array(.rankEdgeDirection)
+        let component: UnsafeBufferPointer<UInt32> = file.array(.rankComponent)
+        let from: UnsafeBufferPointer<UInt32> = file.array(.edgeFrom)
+        let lon: UnsafeBufferPointer<Int32> = file.array(.nodeLonE7)
+        func side(_ r: Int) -> Bool { lon[Int(from[Int(edgeDirection[r] >> 1)])] < 95_000_000 }
+        let west = (0..<n).filter { component[$0] == 0 && side($0) }
+        let east = (0..<n).filter { component[$0] == 0 && !side($0) }
+        XCTAssertGreaterThan(west.count, 100)
+        XCTAssertGreaterThan(east.count, 100)
+        for i in 0..<50 {
+            let w = UInt32(west[i * 37 % west.count]), e = UInt32(east[i * 53 % east.count])
+            XCTAssertNotNil(ch.distance(from: w, to: e))
+            XCTAssertNotNil(ch.distance(from: e, to: w))
+        }
+    }
+
+    func testSummaryAndDeterminism() throws {
+        let (dir, graph, s) = try sampleGraph()
+        XCTAssertEqual(s.dataVersion, "2024-03-04-3988")
+        XCTAssertLessThan(s.compressedEdges, s.edges)
+        XCTAssertGreaterThan(s.restrictedTurns, 40)
+        XCTAssertGreaterThan(s.mainComponentShare, 0.95)
+        let again = dir.appendingPathComponent("again.chg").path
+        _ = try GraphBuild(profile: CarProfile.embeddedDefault, threads: 1).run(directories: [dir.appendingPathComponent("tiles").path], output: again)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: graph)), try Data(contentsOf: URL(fileURLWithPath: again)))
+    }
+
+    func testBadGraphFilesAreRefused() throws {
+        let (dir, graph, _) = try sampleGraph()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: graph))
+        func refuse(_ data: Data, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+            let path = dir.appendingPathComponent(name).path
+            _ = FileManager.default.createFile(atPath: path, contents: data)
+            XCTAssertThrowsError(try { let f = try GraphFile(path: path); try f.verify() }(), file: file, line: line)
+        }
+        refuse(bytes.prefix(bytes.count - 100), "truncated.chg")
+        refuse(Data(), "empty.chg")
+        refuse(Data("hello world, not a graph file at all, long enough to have a header......".utf8), "text.chg")
+        var flipped = bytes
+        flipped[bytes.count - 200] ^= 0x40
+        refuse(flipped, "flipped.chg")
+        var header = bytes
+        header[40] ^= 1
+        refuse(header, "header.chg")
+    }
+
+    func testBadDirectoriesAreRefused() throws {
+        let (dir, _, _) = try sampleGraph()
+        let out = dir.appendingPathComponent("bad.chg").path
+        let build = GraphBuild(profile: CarProfile.embeddedDefault)
+        XCTAssertThrowsError(try build.run(directories: [dir.appendingPathComponent("missing").path], output: out))
+        let empty = dir.appendingPathComponent("emptydir")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        XCTAssertThrowsError(try build.run(directories: [empty.path], output: out))
+        // A corrupted tile fails its CRC.
+        let copy = dir.appendingPathComponent("corrupt")
+        try? FileManager.default.removeItem(at: copy)
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("tiles"), to: copy)
+        let tile = try FileManager.default.contentsOfDirectory(atPath: copy.path).first { $0.hasSuffix(".tile") }!
+        var data = try Data(contentsOf: copy.appendingPathComponent(tile))
+        data[data.count / 2] ^= 1
+        try data.write(to: copy.appendingPathComponent(tile))
+        XCTAssertThrowsError(try build.run(directories: [copy.path], output: out)) { error in
+            XCTAssertTrue("\(error)".contains("CRC32"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+}
+
+enum PBFReaderFactory {
+    static func sample() throws -> OSMPBF.PBFReader { try OSMPBF.PBFReader(path: samplePBF) }
+}
+
+extension SystemRandomNumberGenerator {
+    /// A fixed-seed generator for reproducible tests (SplitMix64).
+    static func seeded(_ seed: UInt64) -> SplitMix64 { SplitMix64(state: seed) }
+}
+
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
