@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "tilepack-build", targets: ["tilepack-build"]),
         .executable(name: "tilepack-unpack", targets: ["tilepack-unpack"]),
         .executable(name: "route-graph", targets: ["route-graph"]),
+        .executable(name: "route-query", targets: ["route-query"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,12 +38,16 @@ let package = Package(
         .target(name: "RoutingGraph", dependencies: ["BinaryIO", "TileMath", "RoutingTiles", "RoutingProfile",
                                                      "Packs", "ContractionHierarchy", "ToolSupport"]),
 
+        .target(name: "RouteQuery", dependencies: ["RoutingGraph", "ContractionHierarchy", "TileMath", "ToolSupport"]),
+
         // Thin executables.
         .executableTarget(name: "tilepack-build", dependencies: [
             "OSMPBF", "RoutingTiles", "RoutingProfile", "Packs", "TileMath", "ToolSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "route-graph", dependencies: [
             "RoutingGraph", "RoutingProfile", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "route-query", dependencies: [
+            "RouteQuery", "RoutingGraph", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilepack-unpack", dependencies: [
             "Packs", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
@@ -55,6 +60,8 @@ let package = Package(
         .testTarget(name: "ContractionHierarchyTests", dependencies: ["ContractionHierarchy"]),
         .testTarget(name: "RoutingGraphTests", dependencies: ["RoutingGraph", "ContractionHierarchy", "RoutingTiles", "Packs",
                                                              "OSMPBF", "RoutingProfile", "TileMath"]),
+        .testTarget(name: "RouteQueryTests", dependencies: ["RouteQuery", "RoutingGraph", "ContractionHierarchy", "RoutingTiles",
+                                                           "Packs", "OSMPBF", "RoutingProfile", "TileMath"]),
         .testTarget(name: "PacksTests", dependencies: ["Packs", "BinaryIO", "ToolSupport"]),
     ]
 )

@@ -1,0 +1,212 @@
+/// A start or end point of a query: a node (a rank, for `CHQuery`) and a non-negative cost
+/// already spent before it (for a source) or still to spend after it (for a target), e.g. the
+/// part of a road segment between a snapped point and the segment's end.
+public typealias CHEndpoint = (node: UInt32, offset: UInt32)
+
+/// Point-to-point queries on a contraction hierarchy: bidirectional Dijkstra over upward arcs
+/// with stall-on-demand (Geisberger et al. 2008).
+///
+/// Allocate one per thread and reuse it: all per-node state lives in flat arrays allocated once
+/// and reset lazily by a query stamp, the queues are indexed 4-ary heaps on flat arrays, and a
+/// distance query allocates nothing. Distances are `UInt64` internally, so offsets plus path
+/// lengths never overflow.
+public final class CHQuery {
+    public let graph: CHGraphView
+    /// Keeps the arrays behind `graph` alive when built from a `ContractedGraph`.
+    private let owner: AnyObject?
+    let forwardState: UpwardSearchState
+    let backwardState: UpwardSearchState
+    var stamp: UInt32 = 0
+    /// Scratch of `table` (allocated on first use).
+    var bucketScratch: BucketScratch?
+
+    /// Nodes settled by the last query in both directions together (for measurements).
+    public private(set) var lastSettledCount = 0
+
+    public init(graph: CHGraphView) {
+        self.graph = graph
+        owner = nil
+        forwardState = UpwardSearchState(nodeCount: graph.nodeCount)
+        backwardState = UpwardSearchState(nodeCount: graph.nodeCount)
+    }
+
+    /// A query over its own copy of `graph`'s arrays.
+    public convenience init(_ graph: ContractedGraph) {
+        self.init(storage: CHGraphStorage(graph))
+    }
+
+    /// A query over `storage`, which it keeps alive.
+    public init(storage: CHGraphStorage) {
+        graph = storage.view
+        owner = storage
+        forwardState = UpwardSearchState(nodeCount: graph.nodeCount)
+        backwardState = UpwardSearchState(nodeCount: graph.nodeCount)
+    }
+
+    /// The shortest distance from any source to any target, counting both offsets:
+    /// min over s, t of `s.offset + dist(s.node, t.node) + t.offset`; nil if no target is reachable.
+    public func distance(sources: [CHEndpoint], targets: [CHEndpoint]) -> UInt64? {
+        let result = search(sources: sources, targets: targets)
+        return result.distance == UInt64.max ? nil : result.distance
+    }
+
+    /// The shortest distance between two ranks, or nil if unreachable.
+    public func distance(from source: UInt32, to target: UInt32) -> UInt64? {
+        withUnsafeTemporaryAllocation(of: CHEndpoint.self, capacity: 2) { ends in
+            ends[0] = (source, 0)
+            ends[1] = (target, 0)
+            let result = search(UnsafeBufferPointer(rebasing: ends[0..<1]), UnsafeBufferPointer(rebasing: ends[1..<2]))
+            return result.distance == UInt64.max ? nil : result.distance
+        }
+    }
+
+    func search(sources: [CHEndpoint], targets: [CHEndpoint]) -> (distance: UInt64, meet: UInt32) {
+        sources.withUnsafeBufferPointer { s in targets.withUnsafeBufferPointer { t in search(s, t) } }
+    }
+
+    func nextStamp() -> UInt32 {
+        if stamp == UInt32.max {
+            forwardState.resetStamps()
+            backwardState.resetStamps()
+            stamp = 0
+        }
+        stamp += 1
+        return stamp
+    }
+
+    /// The bidirectional search; returns the best distance (UInt64.max if none) and the node
+    /// where the two searches met on the best path. Parent arcs stay valid until the next query.
+    func search(_ sources: UnsafeBufferPointer<CHEndpoint>, _ targets: UnsafeBufferPointer<CHEndpoint>)
+        -> (distance: UInt64, meet: UInt32) {
+        let q = nextStamp()
+        var forward = forwardState.buffers
+        var backward = backwardState.buffers
+        forward.start(sources, stamp: q, nodeCount: graph.nodeCount)
+        backward.start(targets, stamp: q, nodeCount: graph.nodeCount)
+        var best = UInt64.max
+        var meet = UInt32.max
+        var settled = 0
+        let g = graph
+        while true {
+            let forwardKey = forward.heap.minKey, backwardKey = backward.heap.minKey
+            // Every path still to be found costs at least the smaller queue minimum.
+            if forwardKey >= best && backwardKey >= best { break }
+            settled &+= 1
+            if forwardKey <= backwardKey {
+                forward.settleNext(other: backward, graph: g, stamp: q, bit: CHDirection.forward,
+                                   stallBit: CHDirection.backward, best: &best, meet: &meet)
+            } else {
+                backward.settleNext(other: forward, graph: g, stamp: q, bit: CHDirection.backward,
+                                    stallBit: CHDirection.forward, best: &best, meet: &meet)
+            }
+        }
+        lastSettledCount = settled
+        return (best, meet)
+    }
+}
+
+/// The per-direction arrays of an upward search, allocated once.
+final class UpwardSearchState {
+    let nodeCount: Int
+    private let heapStorage: IndexedHeap.Storage
+    let buffers: UpwardSearchBuffers
+
+    init(nodeCount: Int) {
+        self.nodeCount = nodeCount
+        let n = max(1, nodeCount)
+        heapStorage = IndexedHeap.Storage(capacity: n)
+        let reached = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        reached.initialize(repeating: 0, count: n)
+        buffers = UpwardSearchBuffers(distance: .allocate(capacity: n), parentArc: .allocate(capacity: n),
+                                      reached: reached, heap: heapStorage.heap)
+    }
+
+    func resetStamps() { buffers.reached.update(repeating: 0, count: max(1, nodeCount)) }
+
+    deinit {
+        buffers.distance.deallocate(); buffers.parentArc.deallocate(); buffers.reached.deallocate()
+    }
+}
+
+/// Non-owning pointers to one direction's search state, copied into locals by the query loops.
+struct UpwardSearchBuffers {
+    static let noArc = UInt32.max
+
+    let distance: UnsafeMutablePointer<UInt64>
+    /// Index of the upward arc the node was reached by, `noArc` for a start node.
+    let parentArc: UnsafeMutablePointer<UInt32>
+    /// The stamp of the query that last reached the node: distance/parentArc are valid iff equal.
+    let reached: UnsafeMutablePointer<UInt32>
+    var heap: IndexedHeap
+
+    /// Queues the start nodes at their offsets (the smallest offset when a node repeats).
+    mutating func start(_ ends: UnsafeBufferPointer<CHEndpoint>, stamp q: UInt32, nodeCount: Int) {
+        heap.clear()
+        for end in ends {
+            precondition(Int(end.node) < nodeCount, "query node \(end.node) is not below \(nodeCount)")
+            let v = Int(end.node), d = UInt64(end.offset)
+            if reached[v] != q {
+                reached[v] = q; distance[v] = d; parentArc[v] = UpwardSearchBuffers.noArc
+                heap.push(end.node, key: d)
+            } else if d < distance[v] {
+                distance[v] = d
+                heap.decrease(end.node, to: d)
+            }
+        }
+    }
+
+    /// Settles the queue's minimum: updates the best meeting with the other direction, stops
+    /// there if a higher node reaches it more cheaply (stall-on-demand), else relaxes its arcs
+    /// usable in `bit`'s direction. Labels not below `best` are not kept: they cannot improve it.
+    @inline(__always)
+    mutating func settleNext(other: UpwardSearchBuffers, graph g: CHGraphView, stamp q: UInt32, bit: UInt8,
+                             stallBit: UInt8, best: inout UInt64, meet: inout UInt32) {
+        let (v, d) = heap.popMin()
+        let vi = Int(v)
+        if other.reached[vi] == q {
+            let total = d &+ other.distance[vi]
+            if total < best { best = total; meet = v }
+        }
+        let begin = Int(g.firstOut[vi]), end = Int(g.firstOut[vi &+ 1])
+        if isStalled(v: vi, d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) { return }
+        relax(d: d, arcs: begin..<end, graph: g, stamp: q, bit: bit, bound: best)
+    }
+
+    /// Stall-on-demand: an arc x → v (in search direction) from a higher node x with
+    /// `d(x) + w < d(v)` proves that v's label is not a shortest distance, so nothing it
+    /// reaches can be on a shortest up-down path through v.
+    @inline(__always)
+    func isStalled(v: Int, d: UInt64, arcs: Range<Int>, graph g: CHGraphView, stamp q: UInt32, stallBit: UInt8) -> Bool {
+        var a = arcs.lowerBound
+        while a < arcs.upperBound {
+            if g.direction[a] & stallBit != 0 {
+                let x = Int(g.head[a])
+                if reached[x] == q && distance[x] &+ UInt64(g.weight[a]) < d { return true }
+            }
+            a &+= 1
+        }
+        return false
+    }
+
+    @inline(__always)
+    mutating func relax(d: UInt64, arcs: Range<Int>, graph g: CHGraphView, stamp q: UInt32, bit: UInt8, bound: UInt64) {
+        var a = arcs.lowerBound
+        while a < arcs.upperBound {
+            if g.direction[a] & bit != 0 {
+                let y = g.head[a]
+                let yi = Int(y)
+                let nd = d &+ UInt64(g.weight[a])
+                if nd < bound {
+                    if reached[yi] != q {
+                        reached[yi] = q; distance[yi] = nd; parentArc[yi] = UInt32(truncatingIfNeeded: a)
+                        heap.push(y, key: nd)
+                    } else if nd < distance[yi] && heap.contains(y) {
+                        distance[yi] = nd; parentArc[yi] = UInt32(truncatingIfNeeded: a)
+                        heap.decrease(y, to: nd)
+                    }
+                }
+            }
+            a &+= 1
+        }
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+
+/// Builds a contraction hierarchy (Geisberger, Sanders, Schultes, Delling 2008) of a directed
+/// graph with non-negative integer weights.
+public enum ContractionHierarchyBuilder {
+    /// Contracts all nodes and returns the hierarchy in rank numbering.
+    ///
+    /// The result depends only on `nodeCount`, `arcs` and the settle limits and switches in
+    /// `options`, never on `options.threads` or timing. `progress` is called from the calling
+    /// thread after each round with the number of nodes contracted so far.
+    public static func build(nodeCount: Int, arcs: ArcList, options: ContractionOptions = .init(),
+                             progress: ((_ contracted: Int, _ total: Int) -> Void)? = nil) -> ContractedGraph {
+        let run = ContractionRun(nodeCount: nodeCount, arcs: arcs, options: options, progress: progress)
+        return run.run()
+    }
+}
+
+/// The state of one contraction: the shrinking graph, node keys and levels, per-worker search
+/// state, and the upward arcs collected so far.
+///
+/// Most nodes are contracted in rounds: every node whose key is the smallest within two hops is
+/// contracted at once, the witness searches of a round running in parallel; shortcuts are then
+/// inserted in node order and the priorities of the touched neighbours recomputed in parallel.
+/// The last `options.sequentialTail` nodes (the dense core, where such sets are tiny) are
+/// contracted one at a time from a priority queue.
+final class ContractionRun {
+    let nodeCount: Int
+    let options: ContractionOptions
+    let progress: ((_ contracted: Int, _ total: Int) -> Void)?
+    let graph: DynamicGraph
+    let searches: [WitnessSearch]
+    let lists: [ShortcutList]
+    /// Per node: `priority << 32 | node`.
+    let key: UnsafeMutablePointer<UInt64>
+    /// Per node: the level term of the priority.
+    let level: UnsafeMutablePointer<UInt32>
+    /// Per node: 1 while the node is being contracted in the current round.
+    let excluded: UnsafeMutablePointer<UInt8>
+    /// Scratch for the independent-set selection.
+    let oneHopMinimum: UnsafeMutablePointer<UInt64>
+    /// Per node: the round in which it was last added to `touched`.
+    let touchedMark: UnsafeMutablePointer<UInt32>
+    var touchRound: UInt32 = 0
+    var touched: [UInt32] = []
+    var rankOfNode: [UInt32]
+    var nextRank = 0
+    var collector = UpwardArcCollector()
+    var rounds = 0
+    var deferrals = 0
+
+    init(nodeCount: Int, arcs: ArcList, options: ContractionOptions,
+         progress: ((_ contracted: Int, _ total: Int) -> Void)?) {
+        self.nodeCount = nodeCount
+        self.options = options
+        self.progress = progress
+        graph = DynamicGraph(nodeCount: nodeCount, arcs: arcs)
+        searches = (0..<options.threads).map { _ in WitnessSearch(nodeCount: nodeCount) }
+        lists = (0..<options.threads).map { _ in ShortcutList() }
+        let n = max(1, nodeCount)
+        key = .allocate(capacity: n); key.initialize(repeating: 0, count: n)
+        level = .allocate(capacity: n); level.initialize(repeating: 0, count: n)
+        excluded = .allocate(capacity: n); excluded.initialize(repeating: 0, count: n)
+        oneHopMinimum = .allocate(capacity: n); oneHopMinimum.initialize(repeating: 0, count: n)
+        touchedMark = .allocate(capacity: n); touchedMark.initialize(repeating: 0, count: n)
+        rankOfNode = [UInt32](repeating: UInt32.max, count: nodeCount)
+    }
+
+    deinit {
+        key.deallocate(); level.deallocate(); excluded.deallocate()
+        oneHopMinimum.deallocate(); touchedMark.deallocate()
+    }
+
+    func run() -> ContractedGraph {
+        let clock = ContinuousClock()
+        let started = clock.now
+        func log(_ text: @autoclosure () -> String) {
+            guard let sink = options.log else { return }
+            let seconds = Double((clock.now - started).components.attoseconds) / 1e18
+                + Double((clock.now - started).components.seconds)
+            sink(String(format: "%7.2f s  ", seconds) + text())
+        }
+        log("graph: \(nodeCount) nodes, \(graph.arcCount) arcs after dropping loops and parallel arcs")
+        var remaining = (0..<nodeCount).map { UInt32($0) }
+        updatePriorities(of: remaining)
+        log("initial priorities")
+        var lazy = options.lazyReevaluation
+        var nextReport = nodeCount - nodeCount / 10
+        while remaining.count > options.sequentialTail {
+            let contracted = contractRound(&remaining, lazy: lazy)
+            // A round in which every chosen node was put back only raised keys; the next one
+            // contracts unconditionally so that progress is guaranteed.
+            lazy = options.lazyReevaluation && contracted > 0
+            progress?(nextRank, nodeCount)
+            if remaining.count <= nextReport {
+                nextReport = remaining.count - remaining.count / 10
+                log("round \(rounds): \(remaining.count) left, \(graph.arcCount) arcs among them, " +
+                    "\(collector.arcCount) upward arcs, \(deferrals) deferred, pool \(graph.memoryBytes >> 20) MiB")
+            }
+        }
+        log("searches \(searches.map(\.searchCount).reduce(0, +)), settled \(searches.map(\.settledCount).reduce(0, +)), limit hits \(searches.map(\.limitHits).reduce(0, +)), settled by real contraction \(searches.map(\.realSettled).reduce(0, +))")
+        log("after \(rounds) rounds: \(remaining.count) left, \(graph.arcCount) arcs among them")
+        contractSequentially(remaining)
+        progress?(nextRank, nodeCount)
+        log("contracted; \(collector.arcCount) upward arcs, \(deferrals) deferrals")
+        let result = collector.assemble(rankOfNode: rankOfNode)
+        log("assembled: \(result.arcCount) arcs, \(result.shortcutCount) shortcuts")
+        return result
+    }
+
+    /// One parallel round; returns how many nodes it contracted.
+    func contractRound(_ remaining: inout [UInt32], lazy: Bool) -> Int {
+        rounds += 1
+        let chosen = NodeOrdering.localMinima(remaining: remaining, key: key, oneHopMinimum: oneHopMinimum,
+                                              graph: graph, threads: options.threads)
+        for v in chosen { excluded[Int(v)] = 1 }
+        for list in lists { list.removeAll() }
+        let count = chosen.count
+        var owner = [Int](repeating: 0, count: count)
+        var first = [Int](repeating: 0, count: count)
+        var end = [Int](repeating: 0, count: count)
+        var deferredKey = [UInt64](repeating: 0, count: count)  // 0: contract now
+        owner.withUnsafeMutableBufferPointer { owner in
+        first.withUnsafeMutableBufferPointer { first in
+        end.withUnsafeMutableBufferPointer { end in
+        deferredKey.withUnsafeMutableBufferPointer { deferredKey in
+            ParallelWork.forEachChunk(count: count, threads: options.threads, chunkSize: 256) { worker, range in
+                let search = searches[worker], list = lists[worker]
+                for i in range {
+                    let v = Int(chosen[i])
+                    owner[i] = worker
+                    first[i] = list.count
+                    let estimate = search.contract(node: v, graph: graph, excluded: excluded,
+                                                   settleLimit: options.witnessSettleLimit, collectInto: list)
+                    end[i] = list.count
+                    guard lazy else { continue }
+                    // Lazy update: the real contraction re-evaluates the priority; a node that
+                    // is no longer the smallest around it waits for a later round.
+                    let fresh = NodeOrdering.key(priority: NodeOrdering.priority(estimate, level: level[v]), node: v)
+                    if fresh > key[v] && fresh > NodeOrdering.smallestKeyAround(v, key: key, graph: graph) {
+                        deferredKey[i] = fresh
+                    }
+                }
+            }
+        }}}}
+        for v in chosen { excluded[Int(v)] = 0 }
+
+        beginTouching()
+        var contracted = 0
+        for i in 0..<count {
+            let v = Int(chosen[i])
+            if deferredKey[i] != 0 {
+                key[v] = deferredKey[i]
+                deferrals += 1
+                continue
+            }
+            contract(v, shortcuts: lists[owner[i]], first[i]..<end[i])
+            contracted += 1
+        }
+        updatePriorities(of: touched)
+        if contracted > 0 { remaining.removeAll { rankOfNode[Int($0)] != UInt32.max } }
+        return contracted
+    }
+
+    /// Gives `v` the next rank, records its upward arcs, removes it and inserts its shortcuts.
+    func contract(_ v: Int, shortcuts list: ShortcutList, _ range: Range<Int>) {
+        rankOfNode[v] = UInt32(nextRank)
+        nextRank += 1
+        collector.collect(node: v, graph: graph)
+        let neighbourLevel = level[v] + 1
+        for s in graph.slots(v, DynamicGraph.inSide) {
+            let u = Int(graph.neighbour(s))
+            graph.removeFromBlock(u, DynamicGraph.outSide, UInt32(v))
+            touch(u, level: neighbourLevel)
+        }
+        for s in graph.slots(v, DynamicGraph.outSide) {
+            let w = Int(graph.neighbour(s))
+            graph.removeFromBlock(w, DynamicGraph.inSide, UInt32(v))
+            touch(w, level: neighbourLevel)
+        }
+        graph.clearNode(v)
+        for k in range {
+            graph.addOrImprove(tail: list.tail[k], head: list.head[k], weight: list.weight[k],
+                               middle: UInt32(v), hops: list.hops[k])
+        }
+    }
+
+    func beginTouching() {
+        touched.removeAll(keepingCapacity: true)
+        if touchRound == UInt32.max {
+            touchedMark.update(repeating: 0, count: max(1, nodeCount))
+            touchRound = 0
+        }
+        touchRound += 1
+    }
+
+    private func touch(_ node: Int, level neighbourLevel: UInt32) {
+        level[node] = max(level[node], neighbourLevel)
+        if touchedMark[node] != touchRound {
+            touchedMark[node] = touchRound
+            touched.append(UInt32(node))
+        }
+    }
+
+    /// Recomputes the keys of `nodes` by simulated contraction, in parallel.
+    func updatePriorities(of nodes: [UInt32]) {
+        nodes.withUnsafeBufferPointer { nodes in
+            ParallelWork.forEachChunk(count: nodes.count, threads: options.threads, chunkSize: 256) { worker, range in
+                let search = searches[worker]
+                for i in range {
+                    let v = Int(nodes[i])
+                    let estimate = search.contract(node: v, graph: graph, excluded: excluded,
+                                                   settleLimit: options.simulationSettleLimit, collectInto: nil)
+                    key[v] = NodeOrdering.key(priority: NodeOrdering.priority(estimate, level: level[v]), node: v)
+                }
+            }
+        }
+    }
+
+    /// Contracts the last nodes one at a time, smallest key first, with lazy updates: a popped
+    /// node is re-evaluated by its real contraction and goes back if no longer the smallest.
+    func contractSequentially(_ remaining: [UInt32]) {
+        var queue = KeyQueue()
+        for v in remaining { queue.push(key[Int(v)]) }
+        let search = searches[0], list = lists[0]
+        var sinceProgress = 0
+        while let top = queue.pop() {
+            let v = Int(UInt32(truncatingIfNeeded: top))
+            if rankOfNode[v] != UInt32.max || key[v] != top { continue }  // stale entry
+            list.removeAll()
+            let estimate = search.contract(node: v, graph: graph, excluded: excluded,
+                                           settleLimit: options.witnessSettleLimit, collectInto: list)
+            if options.lazyReevaluation {
+                let fresh = NodeOrdering.key(priority: NodeOrdering.priority(estimate, level: level[v]), node: v)
+                if fresh > top, let next = queue.peek(), fresh > next {
+                    key[v] = fresh
+                    queue.push(fresh)
+                    deferrals += 1
+                    continue
+                }
+            }
+            beginTouching()
+            contract(v, shortcuts: list, 0..<list.count)
+            updatePriorities(of: touched)
+            for x in touched { queue.push(key[Int(x)]) }
+            sinceProgress += 1
+            if sinceProgress == 256 {
+                sinceProgress = 0
+                progress?(nextRank, nodeCount)
+            }
+        }
+    }
+}
+
+/// A binary min-heap of node keys (lazy deletion: stale entries are skipped by the caller).
+struct KeyQueue {
+    private var items: [UInt64] = []
+
+    mutating func push(_ item: UInt64) {
+        items.append(item)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            if items[parent] <= item { break }
+            items[i] = items[parent]
+            i = parent
+        }
+        items[i] = item
+    }
+
+    func peek() -> UInt64? { items.first }
+
+    mutating func pop() -> UInt64? {
+        guard let top = items.first else { return nil }
+        let last = items.removeLast()
+        if items.isEmpty { return top }
+        var i = 0
+        while true {
+            var child = 2 * i + 1
+            if child >= items.count { break }
+            if child + 1 < items.count && items[child + 1] < items[child] { child += 1 }
+            if last <= items[child] { break }
+            items[i] = items[child]
+            i = child
+        }
+        items[i] = last
+        return top
+    }
+}

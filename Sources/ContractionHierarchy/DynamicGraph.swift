@@ -1,0 +1,203 @@
+/// The graph of not-yet-contracted nodes, changing as nodes are contracted and shortcuts added.
+///
+/// Every arc `u → w` is stored twice: in the out-block of `u` (neighbour `w`) and in the in-block
+/// of `w` (neighbour `u`), each copy with the arc's weight, middle node and hop count (how many
+/// original arcs it stands for, for the priority). There is at most one arc per ordered pair: a
+/// lighter parallel arc replaces a heavier one.
+///
+/// A slot packs `weight << 32 | neighbour` into one word, the pair a witness search reads per
+/// arc (one memory stream instead of two); middle and hops sit in side arrays.
+///
+/// All blocks live in one pool of slots (flat arrays, no object per node or arc). A node side owns
+/// `capacity` consecutive slots of which the first `count` are used; a full block moves to the
+/// end of the pool with twice the room, and when the pool itself is full every live block is
+/// copied tightly into a fresh pool (dropping contracted nodes and moved-out blocks).
+///
+/// Mutated only between parallel phases; readers (witness searches) run concurrently with each
+/// other but never with a mutation.
+final class DynamicGraph {
+    static let outSide = 0
+    static let inSide = 1
+
+    let nodeCount: Int
+    /// Per block (index `2 * node + side`): first slot, used slots, reserved slots.
+    private(set) var blockBegin: UnsafeMutablePointer<UInt32>
+    private(set) var blockCount: UnsafeMutablePointer<UInt32>
+    private var blockCapacity: UnsafeMutablePointer<UInt32>
+    /// Per slot: `weight << 32 | neighbour`.
+    private(set) var arc: UnsafeMutablePointer<UInt64>
+    private(set) var middle: UnsafeMutablePointer<UInt32>
+    private(set) var hops: UnsafeMutablePointer<UInt32>
+    private var poolUsed = 0
+    private var poolCapacity = 0
+    /// Arcs currently in the graph (each counted once).
+    private(set) var arcCount = 0
+
+    /// Builds the graph from `arcs`, dropping loops and all but the lightest of parallel arcs.
+    init(nodeCount: Int, arcs: ArcList) {
+        self.nodeCount = nodeCount
+        let csr = CSRGraph(nodeCount: nodeCount, arcs: arcs)
+        let blocks = 2 * nodeCount
+        blockBegin = .allocate(capacity: max(1, blocks))
+        blockCount = .allocate(capacity: max(1, blocks))
+        blockCapacity = .allocate(capacity: max(1, blocks))
+        blockCount.initialize(repeating: 0, count: max(1, blocks))
+        // Keep the first (lightest) arc of each (tail, head) run; CSR order makes it deterministic.
+        var keep = [Bool](repeating: false, count: csr.arcCount)
+        for v in 0..<nodeCount {
+            var previousHead = UInt32.max
+            for a in Int(csr.firstOut[v])..<Int(csr.firstOut[v + 1]) {
+                let h = csr.head[a]
+                if h != UInt32(v) && h != previousHead {
+                    keep[a] = true
+                    blockCount[2 * v + DynamicGraph.outSide] &+= 1
+                    blockCount[2 * Int(h) + DynamicGraph.inSide] &+= 1
+                }
+                previousHead = h
+            }
+        }
+        var total = 0
+        for b in 0..<blocks {
+            let capacity = DynamicGraph.roomFor(Int(blockCount[b]))
+            blockBegin[b] = UInt32(total)
+            blockCapacity[b] = UInt32(capacity)
+            total += capacity
+            blockCount[b] = 0
+        }
+        poolCapacity = total + total / 2 + 1024
+        precondition(poolCapacity < Int(UInt32.max), "graph too large for 32-bit slot indices")
+        arc = .allocate(capacity: poolCapacity)
+        middle = .allocate(capacity: poolCapacity)
+        hops = .allocate(capacity: poolCapacity)
+        poolUsed = total
+        for v in 0..<nodeCount {
+            for a in Int(csr.firstOut[v])..<Int(csr.firstOut[v + 1]) where keep[a] {
+                append(2 * v + DynamicGraph.outSide, csr.head[a], csr.weight[a], UInt32.max, 1)
+                append(2 * Int(csr.head[a]) + DynamicGraph.inSide, UInt32(v), csr.weight[a], UInt32.max, 1)
+                arcCount += 1
+            }
+        }
+    }
+
+    deinit {
+        blockBegin.deallocate()
+        blockCount.deallocate()
+        blockCapacity.deallocate()
+        arc.deallocate()
+        middle.deallocate()
+        hops.deallocate()
+    }
+
+    /// Slots given to a block holding `count` arcs: a little room to grow without moving,
+    /// since most road nodes get a shortcut or two when their neighbours are contracted.
+    private static func roomFor(_ count: Int) -> Int {
+        count == 0 ? 0 : count + 2 + count / 4
+    }
+
+    @inline(__always) func slots(_ node: Int, _ side: Int) -> Range<Int> {
+        let b = 2 &* node &+ side
+        let begin = Int(blockBegin[b])
+        return begin ..< begin &+ Int(blockCount[b])
+    }
+
+    @inline(__always) func neighbour(_ slot: Int) -> UInt32 { UInt32(truncatingIfNeeded: arc[slot]) }
+
+    @inline(__always) func weight(_ slot: Int) -> UInt32 { UInt32(truncatingIfNeeded: arc[slot] >> 32) }
+
+    @inline(__always) func degree(_ node: Int, _ side: Int) -> Int {
+        Int(blockCount[2 &* node &+ side])
+    }
+
+    /// The slot of the arc to/from `other` in the given block, or nil.
+    @inline(__always) func find(_ node: Int, _ side: Int, _ other: UInt32) -> Int? {
+        for s in slots(node, side) where UInt32(truncatingIfNeeded: arc[s]) == other { return s }
+        return nil
+    }
+
+    /// Adds `tail → head` or lowers the weight of the existing arc (then also taking the new
+    /// middle and hops). Returns whether the graph changed.
+    @discardableResult
+    func addOrImprove(tail: UInt32, head: UInt32, weight w: UInt32, middle m: UInt32, hops h: UInt32) -> Bool {
+        if let s = find(Int(tail), DynamicGraph.outSide, head) {
+            guard w < weight(s) else { return false }
+            let t = find(Int(head), DynamicGraph.inSide, tail)!
+            arc[s] = UInt64(w) << 32 | UInt64(head); middle[s] = m; hops[s] = h
+            arc[t] = UInt64(w) << 32 | UInt64(tail); middle[t] = m; hops[t] = h
+            return true
+        }
+        append(2 * Int(tail) + DynamicGraph.outSide, head, w, m, h)
+        append(2 * Int(head) + DynamicGraph.inSide, tail, w, m, h)
+        arcCount += 1
+        return true
+    }
+
+    /// Removes the arc to/from `other` from one block only (the caller removes the other copy or
+    /// clears the whole node). Moves the last arc into the hole: order changes, deterministically.
+    func removeFromBlock(_ node: Int, _ side: Int, _ other: UInt32) {
+        guard let s = find(node, side, other) else { return }
+        let b = 2 * node + side
+        let last = Int(blockBegin[b]) + Int(blockCount[b]) - 1
+        arc[s] = arc[last]
+        middle[s] = middle[last]; hops[s] = hops[last]
+        blockCount[b] -= 1
+    }
+
+    /// Forgets both blocks of a contracted node (its arcs must already be gone from its neighbours).
+    func clearNode(_ node: Int) {
+        arcCount -= degree(node, DynamicGraph.outSide) + degree(node, DynamicGraph.inSide)
+        blockCount[2 * node] = 0
+        blockCount[2 * node + 1] = 0
+    }
+
+    private func append(_ b: Int, _ other: UInt32, _ w: UInt32, _ m: UInt32, _ h: UInt32) {
+        if blockCount[b] == blockCapacity[b] { grow(b) }
+        let s = Int(blockBegin[b]) + Int(blockCount[b])
+        arc[s] = UInt64(w) << 32 | UInt64(other); middle[s] = m; hops[s] = h
+        blockCount[b] += 1
+    }
+
+    /// Moves a full block to the end of the pool with twice the room.
+    private func grow(_ b: Int) {
+        let count = Int(blockCount[b])
+        let capacity = max(4, 2 * count)
+        if poolUsed + capacity > poolCapacity { rebuildPool(reserve: capacity) }
+        let from = Int(blockBegin[b])
+        let to = poolUsed
+        (arc + to).update(from: arc + from, count: count)
+        (middle + to).update(from: middle + from, count: count)
+        (hops + to).update(from: hops + from, count: count)
+        blockBegin[b] = UInt32(to)
+        blockCapacity[b] = UInt32(capacity)
+        poolUsed += capacity
+    }
+
+    /// Copies every live block tightly (plus room to grow) into a fresh pool.
+    private func rebuildPool(reserve: Int) {
+        var total = 0
+        for b in 0 ..< 2 * nodeCount { total += DynamicGraph.roomFor(Int(blockCount[b])) }
+        let newCapacity = total + max(total / 2, 1024) + reserve
+        precondition(newCapacity < Int(UInt32.max), "graph too large for 32-bit slot indices")
+        let newArc = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
+        let newMiddle = UnsafeMutablePointer<UInt32>.allocate(capacity: newCapacity)
+        let newHops = UnsafeMutablePointer<UInt32>.allocate(capacity: newCapacity)
+        var used = 0
+        for b in 0 ..< 2 * nodeCount {
+            let count = Int(blockCount[b])
+            let from = Int(blockBegin[b])
+            (newArc + used).initialize(from: arc + from, count: count)
+            (newMiddle + used).initialize(from: middle + from, count: count)
+            (newHops + used).initialize(from: hops + from, count: count)
+            blockBegin[b] = UInt32(used)
+            let capacity = DynamicGraph.roomFor(count)
+            blockCapacity[b] = UInt32(capacity)
+            used += capacity
+        }
+        arc.deallocate(); middle.deallocate(); hops.deallocate()
+        arc = newArc; middle = newMiddle; hops = newHops
+        poolUsed = used
+        poolCapacity = newCapacity
+    }
+
+    /// Bytes held by the pool and block tables (for progress reports and docs).
+    var memoryBytes: Int { poolCapacity * 16 + nodeCount * 24 }
+}

@@ -1,0 +1,73 @@
+/// Records, as each node is contracted, its arcs to the nodes still in the graph — all of them
+/// contracted later, so these are exactly its upward arcs — and assembles the rank-numbered
+/// `ContractedGraph` once every node has a rank.
+///
+/// Nodes arrive in rank order, so the arcs already sit in CSR order; only the ids (original
+/// node ids until the end) need translating and each node's few arcs sorting.
+struct UpwardArcCollector {
+    private var firstArc: [UInt32] = [0]
+    private var head: [UInt32] = []
+    private var weight: [UInt32] = []
+    private var middle: [UInt32] = []
+    private var direction: [UInt8] = []
+
+    var arcCount: Int { head.count }
+
+    /// Appends the arcs of `node` (about to be removed from `graph`) as the next rank's arcs.
+    mutating func collect(node v: Int, graph g: DynamicGraph) {
+        for s in g.slots(v, DynamicGraph.outSide) {
+            head.append(g.neighbour(s)); weight.append(g.weight(s)); middle.append(g.middle[s])
+            direction.append(CHDirection.forward)
+        }
+        for s in g.slots(v, DynamicGraph.inSide) {
+            head.append(g.neighbour(s)); weight.append(g.weight(s)); middle.append(g.middle[s])
+            direction.append(CHDirection.backward)
+        }
+        precondition(head.count < Int(UInt32.max), "too many upward arcs for 32-bit offsets")
+        firstArc.append(UInt32(head.count))
+    }
+
+    /// Renumbers heads and middles to ranks, sorts each node's arcs by (head, weight, middle,
+    /// direction) and merges a forward and a backward arc that agree on all three into one
+    /// entry usable both ways.
+    func assemble(rankOfNode: [UInt32]) -> ContractedGraph {
+        let nodeCount = rankOfNode.count
+        precondition(firstArc.count == nodeCount + 1, "not every node was contracted")
+        var outFirst = [UInt32](repeating: 0, count: nodeCount + 1)
+        var outHead: [UInt32] = [], outWeight: [UInt32] = [], outMiddle: [UInt32] = []
+        var outDirection: [UInt8] = []
+        outHead.reserveCapacity(head.count); outWeight.reserveCapacity(head.count)
+        outMiddle.reserveCapacity(head.count); outDirection.reserveCapacity(head.count)
+        var shortcutCount = 0
+        // (head << 32 | weight, middle << 8 | direction): tuple order is the output order.
+        var entries: [(UInt64, UInt64)] = []
+        for r in 0..<nodeCount {
+            entries.removeAll(keepingCapacity: true)
+            for a in Int(firstArc[r])..<Int(firstArc[r + 1]) {
+                let h = UInt64(rankOfNode[Int(head[a])])
+                let m = middle[a] == UInt32.max ? UInt64(UInt32.max) : UInt64(rankOfNode[Int(middle[a])])
+                entries.append((h << 32 | UInt64(weight[a]), m << 8 | UInt64(direction[a])))
+            }
+            entries.sort { $0 < $1 }
+            var i = 0
+            while i < entries.count {
+                var (k1, k2) = entries[i]
+                i += 1
+                if i < entries.count && entries[i].0 == k1 && entries[i].1 >> 8 == k2 >> 8 {
+                    k2 |= entries[i].1 & 0xFF  // forward + backward with the same weight and middle
+                    i += 1
+                }
+                outHead.append(UInt32(truncatingIfNeeded: k1 >> 32))
+                outWeight.append(UInt32(truncatingIfNeeded: k1))
+                let m = UInt32(truncatingIfNeeded: k2 >> 8)
+                outMiddle.append(m)
+                outDirection.append(UInt8(truncatingIfNeeded: k2))
+                if m != UInt32.max { shortcutCount += 1 }
+            }
+            outFirst[r + 1] = UInt32(outHead.count)
+        }
+        return ContractedGraph(nodeCount: nodeCount, rankOfNode: rankOfNode, firstOut: outFirst, head: outHead,
+                               weight: outWeight, middle: outMiddle, direction: outDirection,
+                               shortcutCount: shortcutCount)
+    }
+}

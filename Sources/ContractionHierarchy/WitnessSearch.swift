@@ -1,0 +1,223 @@
+/// Shortcuts found for the nodes one worker contracted, as parallel arrays (reused across rounds).
+final class ShortcutList {
+    var tail: [UInt32] = []
+    var head: [UInt32] = []
+    var weight: [UInt32] = []
+    var hops: [UInt32] = []
+
+    var count: Int { tail.count }
+
+    func append(tail t: UInt32, head h: UInt32, weight w: UInt32, hops n: UInt32) {
+        tail.append(t); head.append(h); weight.append(w); hops.append(n)
+    }
+
+    func removeAll() {
+        tail.removeAll(keepingCapacity: true); head.removeAll(keepingCapacity: true)
+        weight.removeAll(keepingCapacity: true); hops.removeAll(keepingCapacity: true)
+    }
+}
+
+/// What contracting a node would do to the graph: the inputs of its priority.
+struct ContractionEstimate {
+    var shortcuts = 0
+    var shortcutHops = 0
+    var removedArcs = 0
+    var removedHops = 0
+}
+
+/// Decides which shortcuts contracting a node needs, with one bounded Dijkstra search per
+/// in-neighbour (Geisberger et al. 2008, "local search").
+///
+/// Contracting `v` replaces each path `u → v → w` by a shortcut unless a witness path from `u`
+/// to `w` avoiding `v` is at most as long. The search from `u` runs in the current graph minus
+/// `v` and minus every node flagged in `excluded` (the others being contracted in the same
+/// round: two simultaneously contracted nodes must not witness for each other, or a path through
+/// both could vanish). It stops once every target is witnessed (reached no longer than via `v`)
+/// or settled, once the distance exceeds the longest path via `v`, or after `settleLimit`
+/// settled nodes. Stopping early only means missing
+/// witnesses, i.e. adding shortcuts that are not needed: never losing a distance.
+///
+/// One instance per worker thread. Per node two words side by side (one cache line, one miss):
+/// `stamp << 32 | distance` (valid iff the stamp is the current search's) and, for targets,
+/// `stamp << 32 | via` (the length of its path via the contracted node, which a witness must not
+/// exceed; cleared once the target is witnessed or settled). Reset lazily by the stamp.
+final class WitnessSearch {
+    private let nodeCount: Int
+    private let state: UnsafeMutablePointer<UInt64>
+    private var stamp: UInt32 = 0
+    // Counters for the build log.
+    var searchCount = 0
+    var settledCount = 0
+    var limitHits = 0
+    var realSettled = 0
+    /// Binary min-heap of `distance << 32 | node`: one integer compare orders by distance, then id.
+    private var heap: UnsafeMutablePointer<UInt64>
+    private var heapCapacity = 1024
+    private var heapCount = 0
+    // The arcs around the node being contracted, copied out of the pool.
+    private var inNode: [UInt32] = [], inWeight: [UInt32] = [], inHops: [UInt32] = []
+    private var outNode: [UInt32] = [], outWeight: [UInt32] = [], outHops: [UInt32] = []
+
+    init(nodeCount: Int) {
+        self.nodeCount = nodeCount
+        state = .allocate(capacity: 2 * max(1, nodeCount))
+        state.initialize(repeating: 0, count: 2 * max(1, nodeCount))
+        heap = .allocate(capacity: heapCapacity)
+    }
+
+    deinit {
+        state.deallocate()
+        heap.deallocate()
+    }
+
+    /// Finds the shortcuts that contracting `node` needs; appends them to `list` when given
+    /// (the middle node is implicit: it is `node`).
+    func contract(node v: Int, graph g: DynamicGraph, excluded: UnsafePointer<UInt8>,
+                  settleLimit: Int, collectInto list: ShortcutList?) -> ContractionEstimate {
+        var estimate = ContractionEstimate()
+        inNode.removeAll(keepingCapacity: true); inWeight.removeAll(keepingCapacity: true)
+        inHops.removeAll(keepingCapacity: true); outNode.removeAll(keepingCapacity: true)
+        outWeight.removeAll(keepingCapacity: true); outHops.removeAll(keepingCapacity: true)
+        var maxOut: UInt32 = 0
+        for s in g.slots(v, DynamicGraph.inSide) {
+            inNode.append(g.neighbour(s)); inWeight.append(g.weight(s)); inHops.append(g.hops[s])
+            estimate.removedHops += Int(g.hops[s])
+        }
+        for s in g.slots(v, DynamicGraph.outSide) {
+            outNode.append(g.neighbour(s)); outWeight.append(g.weight(s)); outHops.append(g.hops[s])
+            estimate.removedHops += Int(g.hops[s])
+            maxOut = max(maxOut, g.weight(s))
+        }
+        estimate.removedArcs = inNode.count + outNode.count
+        if inNode.isEmpty || outNode.isEmpty { return estimate }
+
+        for i in 0..<inNode.count {
+            let u = inNode[i]
+            let viaWeight = UInt64(inWeight[i])
+            nextStamp()
+            var targets = 0
+            var limit: UInt32 = 0
+            for j in 0..<outNode.count where outNode[j] != u {
+                let w = Int(outNode[j])
+                let via = UInt32(min(viaWeight + UInt64(outWeight[j]), UInt64(UInt32.max)))
+                state[2 &* w &+ 1] = UInt64(stamp) << 32 | UInt64(via)
+                limit = max(limit, via)
+                targets += 1
+            }
+            if targets == 0 { continue }
+            let before = settledCount
+            search(from: u, avoiding: UInt32(v), limit: limit, targets: targets,
+                   graph: g, excluded: excluded, settleLimit: settleLimit)
+            if list != nil { realSettled += settledCount - before }
+            for j in 0..<outNode.count where outNode[j] != u {
+                let w = Int(outNode[j])
+                let via = viaWeight + UInt64(outWeight[j])
+                let label = state[2 &* w]
+                if UInt32(truncatingIfNeeded: label >> 32) == stamp && label & 0xFFFF_FFFF <= via { continue }
+                // A path longer than 2^32 - 1 cannot be stored; it can only matter for distances
+                // at least that long, which the hierarchy does not promise (see docs/CH.md).
+                if via > UInt64(UInt32.max) { continue }
+                estimate.shortcuts += 1
+                estimate.shortcutHops += Int(inHops[i]) + Int(outHops[j])
+                list?.append(tail: u, head: UInt32(w), weight: UInt32(via), hops: inHops[i] &+ outHops[j])
+            }
+        }
+        return estimate
+    }
+
+    private func nextStamp() {
+        if stamp == UInt32.max {
+            state.update(repeating: 0, count: 2 * max(1, nodeCount))
+            stamp = 0
+        }
+        stamp += 1
+    }
+
+    private func search(from source: UInt32, avoiding avoided: UInt32, limit: UInt32, targets: Int,
+                        graph g: DynamicGraph, excluded: UnsafePointer<UInt8>, settleLimit: Int) {
+        let arc = g.arc
+        let blockBegin = g.blockBegin, blockCount = g.blockCount
+        let state = self.state
+        let stampBits = UInt64(stamp) << 32
+        heapCount = 0
+        searchCount &+= 1
+        state[2 &* Int(source)] = stampBits
+        push(UInt64(source))
+        var settled = 0
+        var targetsLeft = targets
+        while heapCount > 0 {
+            let top = pop()
+            let d = top >> 32
+            let x = Int(UInt32(truncatingIfNeeded: top))
+            if state[2 &* x] != stampBits | d { continue }  // a stale entry: x was reached again, shorter
+            if state[2 &* x &+ 1] >> 32 == stampBits >> 32 {
+                // Settled without a witness: its distance is final, the shortcut is needed.
+                state[2 &* x &+ 1] = 0
+                targetsLeft -= 1
+                if targetsLeft == 0 { return }
+            }
+            settled += 1
+            settledCount &+= 1
+            if settled > settleLimit { limitHits &+= 1; return }
+            let begin = Int(blockBegin[2 &* x])
+            let end = begin &+ Int(blockCount[2 &* x])
+            var s = begin
+            while s < end {
+                let a = arc[s]
+                s &+= 1
+                let y = UInt32(truncatingIfNeeded: a)
+                let nd = d &+ (a >> 32)
+                if nd > UInt64(limit) || y == avoided || excluded[Int(y)] != 0 { continue }
+                let yi = 2 &* Int(y)
+                let label = state[yi]
+                if label & 0xFFFF_FFFF_0000_0000 != stampBits || nd < label & 0xFFFF_FFFF {
+                    state[yi] = stampBits | nd
+                    let target = state[yi &+ 1]
+                    if target & 0xFFFF_FFFF_0000_0000 == stampBits && nd <= target & 0xFFFF_FFFF {
+                        // Witnessed: some path avoiding the node is no longer than the one via it.
+                        state[yi &+ 1] = 0
+                        targetsLeft -= 1
+                        if targetsLeft == 0 { return }
+                    }
+                    push(nd << 32 | UInt64(y))
+                }
+            }
+        }
+    }
+
+    @inline(__always) private func push(_ entry: UInt64) {
+        if heapCount == heapCapacity {
+            let bigger = UnsafeMutablePointer<UInt64>.allocate(capacity: heapCapacity * 2)
+            bigger.initialize(from: heap, count: heapCount)
+            heap.deallocate()
+            heap = bigger
+            heapCapacity *= 2
+        }
+        var i = heapCount
+        heapCount &+= 1
+        while i > 0 {
+            let parent = (i &- 1) >> 1
+            if heap[parent] <= entry { break }
+            heap[i] = heap[parent]
+            i = parent
+        }
+        heap[i] = entry
+    }
+
+    @inline(__always) private func pop() -> UInt64 {
+        let top = heap[0]
+        heapCount &-= 1
+        let last = heap[heapCount]
+        var i = 0
+        while true {
+            var child = 2 &* i &+ 1
+            if child >= heapCount { break }
+            if child &+ 1 < heapCount && heap[child &+ 1] < heap[child] { child &+= 1 }
+            if last <= heap[child] { break }
+            heap[i] = heap[child]
+            i = child
+        }
+        heap[i] = last
+        return top
+    }
+}

@@ -1,0 +1,96 @@
+import TileMath
+
+/// One edge of a route as driven: which part of it, in which direction, for how long.
+public struct DrivenPiece {
+    public var edge: Int
+    /// 0 along the shape, 1 against it.
+    public var direction: Int
+    /// Shares of the edge in travel direction where driving starts and ends (0…1).
+    public var fromShare: Double
+    public var toShare: Double
+    public var seconds: Double
+    public var meters: Double
+    /// Points in travel order, the cut ends interpolated.
+    public var lat: [Double]
+    public var lon: [Double]
+}
+
+extension RoutingData {
+    /// Points and length of edge e between two shares of its length, in travel direction d.
+    func piece(edge e: Int, direction d: Int, from a: Double, to b: Double, seconds: Double) -> DrivenPiece {
+        let r = shapeRange(e)
+        var lat: [Double] = [], lon: [Double] = []
+        lat.reserveCapacity(r.count)
+        lon.reserveCapacity(r.count)
+        // Cumulative distances along the shape (in travel order).
+        let indexes: [Int] = d == 0 ? Array(r) : Array(r.reversed())
+        var cumulative = [0.0]
+        for i in 1..<indexes.count {
+            let p = GeoPoint(lon: Double(shapeLonE7[indexes[i - 1]]) / 1e7, lat: Double(shapeLatE7[indexes[i - 1]]) / 1e7)
+            let q = GeoPoint(lon: Double(shapeLonE7[indexes[i]]) / 1e7, lat: Double(shapeLatE7[indexes[i]]) / 1e7)
+            cumulative.append(cumulative[i - 1] + haversineMeters(p, q))
+        }
+        let total = cumulative.last ?? 0
+        let startM = a * total, endM = b * total
+        func point(at m: Double) -> (Double, Double) {
+            var i = 1
+            while i < cumulative.count - 1 && cumulative[i] < m { i += 1 }
+            let span = cumulative[i] - cumulative[i - 1]
+            let t = span > 0 ? max(0, min(1, (m - cumulative[i - 1]) / span)) : 0
+            let la = Double(shapeLatE7[indexes[i - 1]]) / 1e7, lo = Double(shapeLonE7[indexes[i - 1]]) / 1e7
+            let lb = Double(shapeLatE7[indexes[i]]) / 1e7, lob = Double(shapeLonE7[indexes[i]]) / 1e7
+            return (la + (lb - la) * t, lo + (lob - lo) * t)
+        }
+        let (sLat, sLon) = point(at: startM)
+        lat.append(sLat); lon.append(sLon)
+        for i in 1..<(indexes.count - 1) where cumulative[i] > startM && cumulative[i] < endM {
+            lat.append(Double(shapeLatE7[indexes[i]]) / 1e7)
+            lon.append(Double(shapeLonE7[indexes[i]]) / 1e7)
+        }
+        let (eLat, eLon) = point(at: endM)
+        lat.append(eLat); lon.append(eLon)
+        // The tiles' lengths are the reference for distances; the shape sum matches them to the centimetre.
+        let meters = Double(edgeLengthCm[e]) / 100 * max(0, b - a)
+        return DrivenPiece(edge: e, direction: d, fromShare: a, toShare: b, seconds: seconds, meters: meters, lat: lat, lon: lon)
+    }
+
+    /// Bearing (degrees) leaving the start / arriving at the end of edge e driven in direction d.
+    func bearingLeaving(_ e: Int, _ d: Int) -> Double {
+        Double(d == 0 ? edgeBearingStart[e] : (edgeBearingEnd[e] + 1800) % 3600) / 10
+    }
+
+    func bearingArriving(_ e: Int, _ d: Int) -> Double {
+        Double(d == 0 ? edgeBearingEnd[e] : (edgeBearingStart[e] + 1800) % 3600) / 10
+    }
+
+    /// The node reached at the end of edge e driven in direction d.
+    func endNode(_ e: Int, _ d: Int) -> Int { Int(d == 0 ? edgeTo[e] : edgeFrom[e]) }
+}
+
+extension LegSearch.Leg {
+    /// Metres driven, from the edges' lengths alone (no geometry).
+    func meters(_ data: RoutingData, source: Phantom, target: Phantom) -> Double {
+        var total = 0.0
+        for (i, rank) in ranks.enumerated() {
+            let ed = Int(data.rankEdgeDirection[Int(rank)])
+            let e = ed >> 1, d = ed & 1
+            let a = i == 0 ? source.position(d) : 0
+            let b = i == ranks.count - 1 ? target.position(d) : 1
+            total += Double(data.edgeLengthCm[e]) / 100 * max(0, b - a)
+        }
+        return total
+    }
+
+    /// The leg as driven pieces between the two phantoms.
+    func pieces(_ data: RoutingData, source: Phantom, target: Phantom) -> [DrivenPiece] {
+        var out: [DrivenPiece] = []
+        for (i, rank) in ranks.enumerated() {
+            let ed = Int(data.rankEdgeDirection[Int(rank)])
+            let e = ed >> 1, d = ed & 1
+            let a = i == 0 ? source.position(d) : 0
+            let b = i == ranks.count - 1 ? target.position(d) : 1
+            out.append(data.piece(edge: e, direction: d, from: a, to: max(a, b), seconds: times[i] / 10))
+        }
+        return out
+    }
+}

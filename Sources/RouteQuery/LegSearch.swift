@@ -1,0 +1,108 @@
+import ContractionHierarchy
+
+/// The shortest drive between two phantoms, on the CH or with plain Dijkstra, as a sequence of
+/// edge-based nodes with the exact time (deciseconds) spent on each.
+///
+/// Times on the first and last edge are the share of the edge actually driven. The search
+/// adds a source's remaining share as its start offset; a target's unused share is taken off
+/// by giving every target the offset `C + used − whole` (C the largest whole-edge time among
+/// them, so no offset is negative) and subtracting C from the result.
+public struct LegSearch {
+    public enum Algorithm: String, CaseIterable, Sendable { case ch, dijkstra }
+
+    let data: RoutingData
+    let ch: CHQuery
+    let dijkstra: DijkstraQuery
+
+    public init(data: RoutingData) {
+        self.data = data
+        ch = CHQuery(graph: data.ch)
+        dijkstra = DijkstraQuery(firstOut: data.baseFirstOut, head: data.baseHead, weight: data.baseWeight, nodeCount: data.rankCount)
+    }
+
+    public struct Leg {
+        /// Edge-based nodes driven, in order.
+        public var ranks: [UInt32]
+        /// Deciseconds spent on each of them (turn costs included in the node turned onto).
+        public var times: [Double]
+        public var weight: UInt64
+        /// Direction of travel on the first and last edge.
+        public var sourceDirection: Int
+        public var targetDirection: Int
+    }
+
+    @inline(__always) func partial(_ rank: UInt32, _ share: Double) -> UInt32 {
+        UInt32((Double(data.rankWeight[Int(rank)]) * share).rounded())
+    }
+
+    func endpoints(source: Phantom, target: Phantom) -> (sources: [CHEndpoint], targets: [CHEndpoint], shift: UInt32, expanded: UInt32?) {
+        var sources: [CHEndpoint] = []
+        for (d, r) in source.directions { sources.append((r, partial(r, 1 - source.position(d)))) }
+        let shift = target.directions.map { data.rankWeight[Int($0.1)] }.max() ?? 0
+        var targets: [CHEndpoint] = []
+        for (d, r) in target.directions {
+            targets.append((r, shift + partial(r, target.position(d)) - data.rankWeight[Int(r)]))
+        }
+        // On the same edge direction with the target behind the source, the search must leave
+        // the edge and come back: start from the turns out of it instead.
+        var expanded: UInt32?
+        for (d, r) in source.directions {
+            guard let td = target.directions.first(where: { $0.1 == r })?.0, td == d,
+                  target.position(d) < source.position(d) else { continue }
+            expanded = r
+            let offset = partial(r, 1 - source.position(d))
+            sources.removeAll { $0.node == r }
+            for arc in Int(data.baseFirstOut[Int(r)])..<Int(data.baseFirstOut[Int(r) + 1]) {
+                sources.append((data.baseHead[arc], offset + data.baseWeight[arc]))
+            }
+        }
+        return (sources, targets, shift, expanded)
+    }
+
+    /// The weight only (deciseconds), or nil when there is no route.
+    public func weight(from source: Phantom, to target: Phantom, algorithm: Algorithm = .ch) -> UInt64? {
+        let (s, t, shift, _) = endpoints(source: source, target: target)
+        guard !s.isEmpty, !t.isEmpty else { return nil }
+        let d = algorithm == .ch ? ch.distance(sources: s, targets: t) : dijkstra.distance(sources: s, targets: t)
+        return d.map { $0 - UInt64(shift) }
+    }
+
+    /// The route: which edge-based nodes, and the time on each.
+    public func leg(from source: Phantom, to target: Phantom, algorithm: Algorithm = .ch) -> Leg? {
+        let (s, t, shift, expanded) = endpoints(source: source, target: target)
+        guard !s.isEmpty, !t.isEmpty else { return nil }
+        guard let (total, found) = algorithm == .ch ? ch.path(sources: s, targets: t) : dijkstra.path(sources: s, targets: t) else { return nil }
+        var ranks = found
+        // A path started from the turns out of the source edge: put the source edge back in front.
+        if let r = expanded, !source.directions.contains(where: { $0.1 == ranks[0] }) {
+            ranks.insert(r, at: 0)
+        }
+        let sourceDirection = source.directions.first { $0.1 == ranks[0] }?.0 ?? 0
+        let targetDirection = target.directions.first { $0.1 == ranks[ranks.count - 1] }?.0 ?? 0
+        var times: [Double] = []
+        if ranks.count == 1 {
+            let r = ranks[0]
+            times = [Double(data.rankWeight[Int(r)]) * (target.position(targetDirection) - source.position(sourceDirection))]
+        } else {
+            times.append(Double(partial(ranks[0], 1 - source.position(sourceDirection))))
+            for i in 1..<ranks.count {
+                var turn = arcWeight(ranks[i - 1], ranks[i])
+                if i == ranks.count - 1 {
+                    let r = ranks[i]
+                    turn = turn - Double(data.rankWeight[Int(r)]) + Double(partial(r, target.position(targetDirection)))
+                }
+                times.append(turn)
+            }
+        }
+        return Leg(ranks: ranks, times: times, weight: total - UInt64(shift), sourceDirection: sourceDirection, targetDirection: targetDirection)
+    }
+
+    /// Cheapest arc a → b of the plain graph.
+    func arcWeight(_ a: UInt32, _ b: UInt32) -> Double {
+        var best = UInt32.max
+        for arc in Int(data.baseFirstOut[Int(a)])..<Int(data.baseFirstOut[Int(a) + 1]) where data.baseHead[arc] == b {
+            best = min(best, data.baseWeight[arc])
+        }
+        return Double(best)
+    }
+}

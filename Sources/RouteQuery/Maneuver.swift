@@ -1,0 +1,30 @@
+/// OSRM's maneuver vocabulary.
+public enum ManeuverType: String {
+    case depart, arrive, turn, newName = "new name", `continue`, merge, onRamp = "on ramp", offRamp = "off ramp"
+    case fork, endOfRoad = "end of road", roundabout, exitRoundabout = "exit roundabout"
+}
+
+public enum ManeuverModifier: String {
+    case uturn, sharpRight = "sharp right", right, slightRight = "slight right", straight
+    case slightLeft = "slight left", left, sharpLeft = "sharp left"
+
+    /// From a turn angle: 0 straight, positive to the right, ±180 back.
+    public init(angle: Double) {
+        let a = abs(angle)
+        switch a {
+        case ..<20: self = .straight
+        case ..<55: self = angle > 0 ? .slightRight : .slightLeft
+        case ..<130: self = angle > 0 ? .right : .left
+        case ..<170: self = angle > 0 ? .sharpRight : .sharpLeft
+        default: self = .uturn
+        }
+    }
+}
+
+/// A turn angle in −180…180 from the arriving and leaving bearings (positive: right).
+@inline(__always) func turnAngle(arriving: Double, leaving: Double) -> Double {
+    var a = (leaving - arriving).truncatingRemainder(dividingBy: 360)
+    if a > 180 { a -= 360 }
+    if a <= -180 { a += 360 }
+    return a
+}

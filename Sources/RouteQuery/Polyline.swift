@@ -1,0 +1,117 @@
+import ToolSupport
+
+/// Google's encoded polyline (OSRM's `geometries=polyline` at precision 5, `polyline6` at 6).
+///
+/// Each coordinate is scaled by 10^precision and rounded half away from zero, as the reference
+/// implementations do; the differences between consecutive *rounded* values are then written
+/// as zig-zag varints in 5-bit groups offset by 63, latitude before longitude. Encoding the
+/// rounded values (not rounding the differences) keeps errors from adding up along a line.
+public enum Polyline {
+    /// Encodes coordinates in degrees.
+    public static func encode(_ coordinates: [(lat: Double, lon: Double)], precision: Int = 5) -> String {
+        precondition((0...10).contains(precision), "polyline precision \(precision) outside 0...10")
+        let factor = power10(precision)
+        var out = PolylineWriter(capacity: coordinates.count * 8)
+        for c in coordinates {
+            out.append(lat: Int64((c.lat * factor).rounded(.toNearestOrAwayFromZero)),
+                       lon: Int64((c.lon * factor).rounded(.toNearestOrAwayFromZero)))
+        }
+        return out.string
+    }
+
+    /// Encodes coordinates given in 1e-7 degrees (the graph file's unit), rounding in integers
+    /// so no floating-point step can tip a half either way.
+    public static func encode<Lat: Collection, Lon: Collection>(latE7: Lat, lonE7: Lon, precision: Int = 5) -> String
+        where Lat.Element == Int32, Lon.Element == Int32 {
+        precondition((0...7).contains(precision), "polyline precision \(precision) outside 0...7 for E7 input")
+        precondition(latE7.count == lonE7.count, "latitude and longitude counts differ")
+        let divisor = Int64(power10(7 - precision))
+        var out = PolylineWriter(capacity: latE7.count * 8)
+        for (lat, lon) in zip(latE7, lonE7) {
+            out.append(lat: roundedQuotient(Int64(lat), divisor), lon: roundedQuotient(Int64(lon), divisor))
+        }
+        return out.string
+    }
+
+    /// Decodes a polyline into degrees. Throws on a character outside `?`…`~`, a value cut off
+    /// at the end, an over-long value, or a latitude without its longitude.
+    public static func decode(_ text: String, precision: Int = 5) throws -> [(lat: Double, lon: Double)] {
+        precondition((0...10).contains(precision), "polyline precision \(precision) outside 0...10")
+        let factor = power10(precision)
+        let bytes = Array(text.utf8)
+        var out: [(lat: Double, lon: Double)] = []
+        out.reserveCapacity(bytes.count / 6)
+        var i = 0
+        var lat: Int64 = 0, lon: Int64 = 0
+        while i < bytes.count {
+            lat += try readValue(bytes, &i)
+            guard i < bytes.count else { throw InputError(offset: i, "invalid polyline: latitude without longitude at the end") }
+            lon += try readValue(bytes, &i)
+            out.append((lat: Double(lat) / factor, lon: Double(lon) / factor))
+        }
+        return out
+    }
+
+    /// One zig-zag varint starting at `i`; advances `i` past it.
+    private static func readValue(_ bytes: [UInt8], _ i: inout Int) throws -> Int64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard i < bytes.count else { throw InputError(offset: i, "invalid polyline: value cut off at the end") }
+            let byte = bytes[i]
+            guard byte >= 63 && byte <= 126 else {
+                throw InputError(offset: i, "invalid polyline: character \(String(UnicodeScalar(byte)).debugDescription) outside ?…~")
+            }
+            let chunk = UInt64(byte - 63)
+            guard shift < 60 else { throw InputError(offset: i, "invalid polyline: value longer than 64 bits") }
+            result |= (chunk & 0x1F) << shift
+            shift += 5
+            i += 1
+            if chunk < 0x20 { break }
+        }
+        let magnitude = Int64(bitPattern: result >> 1)
+        return result & 1 == 0 ? magnitude : ~magnitude
+    }
+
+    /// v / d rounded half away from zero (d > 0).
+    @inline(__always) static func roundedQuotient(_ v: Int64, _ d: Int64) -> Int64 {
+        let q = v / d, r = v % d
+        guard 2 * abs(r) >= d else { return q }
+        return v < 0 ? q - 1 : q + 1
+    }
+
+    static func power10(_ n: Int) -> Double {
+        var f = 1.0
+        for _ in 0..<n { f *= 10 }
+        return f
+    }
+}
+
+/// Appends coordinate deltas as polyline text.
+private struct PolylineWriter {
+    private var bytes: [UInt8] = []
+    private var lastLat: Int64 = 0
+    private var lastLon: Int64 = 0
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func append(lat: Int64, lon: Int64) {
+        write(lat - lastLat)
+        write(lon - lastLon)
+        lastLat = lat
+        lastLon = lon
+    }
+
+    private mutating func write(_ delta: Int64) {
+        // Zig-zag: the sign goes to the lowest bit so small negatives stay short.
+        var v = UInt64(bitPattern: delta << 1)
+        if delta < 0 { v = ~v }
+        while v >= 0x20 {
+            bytes.append(UInt8(0x20 | (v & 0x1F)) + 63)
+            v >>= 5
+        }
+        bytes.append(UInt8(v) + 63)
+    }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+}

@@ -1,0 +1,85 @@
+/// Answers route requests with OSRM's route response (a JSON object as Swift values).
+/// One per thread: it owns the search state and the snapping scratch.
+public final class RouteService {
+    public let data: RoutingData
+    let search: LegSearch
+    let snapper: Snapper
+    let steps: StepBuilder
+
+    public init(data: RoutingData) throws {
+        self.data = data
+        search = LegSearch(data: data)
+        snapper = try Snapper(file: data.file)
+        steps = StepBuilder(data: data)
+    }
+
+    /// A failed request, as OSRM spells it.
+    public struct Failure: Error {
+        public var code: String
+        public var message: String
+        public var json: [String: Any] { ["code": code, "message": message] }
+    }
+
+    /// Snaps every waypoint, or fails with NoSegment naming the first that has no road.
+    public func phantoms(_ request: RouteRequest) throws -> [Phantom] {
+        try request.coordinates.enumerated().map { i, c in
+            let bearing = request.bearings.isEmpty ? nil : request.bearings[i]
+            let radius = request.radiuses.isEmpty ? nil : request.radiuses[i]
+            guard let p = snap(lon: c.lon, lat: c.lat, radius: radius, bearing: bearing) else {
+                throw Failure(code: "NoSegment", message: "Could not find a matching segment for coordinate \(i)")
+            }
+            return p
+        }
+    }
+
+    public func snap(lon: Double, lat: Double, radius: Double?, bearing: (degrees: Double, range: Double)?) -> Phantom? {
+        guard let c = snapper.snap(lon: lon, lat: lat, radiusMeters: radius, bearing: bearing) else { return nil }
+        return Phantom(candidate: c)
+    }
+
+    /// The legs between consecutive phantoms, or NoRoute.
+    public func legs(_ phantoms: [Phantom], algorithm: LegSearch.Algorithm) throws -> [LegSearch.Leg] {
+        try zip(phantoms, phantoms.dropFirst()).map { a, b in
+            guard let leg = search.leg(from: a, to: b, algorithm: algorithm) else {
+                throw Failure(code: "NoRoute", message: "Impossible route between points")
+            }
+            return leg
+        }
+    }
+
+    /// Duration (s) and distance (m) only: what batch and table answers need, with no geometry.
+    public func summary(_ request: RouteRequest) throws -> (duration: Double, distance: Double, weight: Double) {
+        if let problem = request.validationProblem() { throw Failure(code: "InvalidInput", message: problem) }
+        let ps = try phantoms(request)
+        var duration = 0.0, distance = 0.0
+        for (leg, (a, b)) in zip(try legs(ps, algorithm: request.algorithm), zip(ps, ps.dropFirst())) {
+            duration += Double(leg.weight) / 10
+            distance += leg.meters(data, source: a, target: b)
+        }
+        return (duration, distance, duration)
+    }
+
+    /// The full OSRM route response.
+    public func route(_ request: RouteRequest) -> [String: Any] {
+        do {
+            if let problem = request.validationProblem() { throw Failure(code: "InvalidInput", message: problem) }
+            let ps = try phantoms(request)
+            let legs = try legs(ps, algorithm: request.algorithm)
+            let route = RouteAssembly(data: data, steps: steps, request: request).route(legs: legs, phantoms: ps)
+            let waypoints = ps.map { p -> [String: Any] in
+                ["location": [round6(p.lon), round6(p.lat)], "name": data.string(data.edgeName[p.edge]),
+                 "distance": round2(p.distance), "hint": ""]
+            }
+            if request.format == .geojson { return RouteAssembly.featureCollection(route: route, waypoints: waypoints) }
+            return ["code": "Ok", "routes": [route], "waypoints": waypoints]
+        } catch let f as Failure {
+            return f.json
+        } catch {
+            return ["code": "InvalidInput", "message": "\(error)"]
+        }
+    }
+}
+
+@inline(__always) func round6(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
+@inline(__always) func round2(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+@inline(__always) func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }

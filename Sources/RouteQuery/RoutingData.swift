@@ -1,0 +1,105 @@
+import ContractionHierarchy
+import RoutingGraph
+import ToolSupport
+
+/// A graph file's arrays as typed buffers over the mapped file, shared read-only by every
+/// query thread. Creating it reads nothing but the header: the first answer comes within
+/// milliseconds of start, and memory is what the queries touch.
+public final class RoutingData: @unchecked Sendable {
+    public let file: GraphFile
+    public let nodeCount: Int
+    public let edgeCount: Int
+    public let rankCount: Int
+
+    public let nodeLatE7: UnsafeBufferPointer<Int32>
+    public let nodeLonE7: UnsafeBufferPointer<Int32>
+    public let nodeControl: UnsafeBufferPointer<UInt8>
+    public let nodeFirstEnd: UnsafeBufferPointer<UInt32>
+    public let nodeEnds: UnsafeBufferPointer<UInt32>
+    public let edgeFrom: UnsafeBufferPointer<UInt32>
+    public let edgeTo: UnsafeBufferPointer<UInt32>
+    public let edgeShapeFirst: UnsafeBufferPointer<UInt32>
+    public let edgeLengthCm: UnsafeBufferPointer<UInt32>
+    public let edgeFlags: UnsafeBufferPointer<UInt8>
+    public let edgeRoadClass: UnsafeBufferPointer<UInt8>
+    public let edgeName: UnsafeBufferPointer<UInt32>
+    public let edgeRef: UnsafeBufferPointer<UInt32>
+    public let edgeBearingStart: UnsafeBufferPointer<UInt16>
+    public let edgeBearingEnd: UnsafeBufferPointer<UInt16>
+    public let shapeLatE7: UnsafeBufferPointer<Int32>
+    public let shapeLonE7: UnsafeBufferPointer<Int32>
+    public let rankEdgeDirection: UnsafeBufferPointer<UInt32>
+    public let edgeDirectionRank: UnsafeBufferPointer<UInt32>
+    public let rankWeight: UnsafeBufferPointer<UInt32>
+    public let rankComponent: UnsafeBufferPointer<UInt32>
+    public let baseFirstOut: UnsafeBufferPointer<UInt32>
+    public let baseHead: UnsafeBufferPointer<UInt32>
+    public let baseWeight: UnsafeBufferPointer<UInt32>
+    public let ch: CHGraphView
+
+    public init(path: String) throws {
+        file = try GraphFile(path: path)
+        nodeCount = file.scalar(.nodeCount)
+        edgeCount = file.scalar(.edgeCount)
+        rankCount = file.scalar(.edgeBasedNodeCount)
+        nodeLatE7 = file.array(.nodeLatE7)
+        nodeLonE7 = file.array(.nodeLonE7)
+        nodeControl = file.array(.nodeControl)
+        nodeFirstEnd = file.array(.nodeFirstEnd)
+        nodeEnds = file.array(.nodeEnds)
+        edgeFrom = file.array(.edgeFrom)
+        edgeTo = file.array(.edgeTo)
+        edgeShapeFirst = file.array(.edgeShapeFirst)
+        edgeLengthCm = file.array(.edgeLengthCm)
+        edgeFlags = file.array(.edgeFlags)
+        edgeRoadClass = file.array(.edgeRoadClass)
+        edgeName = file.array(.edgeName)
+        edgeRef = file.array(.edgeRef)
+        edgeBearingStart = file.array(.edgeBearingStart)
+        edgeBearingEnd = file.array(.edgeBearingEnd)
+        shapeLatE7 = file.array(.shapeLatE7)
+        shapeLonE7 = file.array(.shapeLonE7)
+        rankEdgeDirection = file.array(.rankEdgeDirection)
+        edgeDirectionRank = file.array(.edgeDirectionRank)
+        rankWeight = file.array(.rankWeight)
+        rankComponent = file.array(.rankComponent)
+        baseFirstOut = file.array(.baseFirstOut)
+        baseHead = file.array(.baseHead)
+        baseWeight = file.array(.baseWeight)
+        try Self.checkSizes(file, nodeCount: nodeCount, edgeCount: edgeCount, rankCount: rankCount)
+        ch = CHGraphView(nodeCount: rankCount, firstOut: file.array(.chFirstOut), head: file.array(.chHead),
+                         weight: file.array(.chWeight), middle: file.array(.chMiddle), direction: file.array(.chDirection))
+    }
+
+    /// Array lengths must agree with the header before anything indexes them.
+    static func checkSizes(_ f: GraphFile, nodeCount: Int, edgeCount: Int, rankCount: Int) throws {
+        func count(_ s: GraphFileFormat.Section) -> Int {
+            switch s.elementSize {
+            case 1: return (f.array(s) as UnsafeBufferPointer<UInt8>).count
+            case 2: return (f.array(s) as UnsafeBufferPointer<UInt16>).count
+            case 8: return (f.array(s) as UnsafeBufferPointer<Int64>).count
+            default: return (f.array(s) as UnsafeBufferPointer<UInt32>).count
+            }
+        }
+        let expected: [(GraphFileFormat.Section, Int)] = [
+            (.nodeLatE7, nodeCount), (.nodeLonE7, nodeCount), (.nodeControl, nodeCount), (.nodeFirstEnd, nodeCount + 1),
+            (.edgeFrom, edgeCount), (.edgeTo, edgeCount), (.edgeShapeFirst, edgeCount + 1), (.edgeLengthCm, edgeCount),
+            (.edgeFlags, edgeCount), (.edgeRoadClass, edgeCount), (.edgeName, edgeCount), (.edgeRef, edgeCount),
+            (.edgeBearingStart, edgeCount), (.edgeBearingEnd, edgeCount), (.edgeDirectionRank, 2 * edgeCount),
+            (.rankEdgeDirection, rankCount), (.rankWeight, rankCount), (.rankComponent, rankCount),
+            (.chFirstOut, rankCount + 1), (.baseFirstOut, rankCount + 1),
+        ]
+        for (s, n) in expected where count(s) != n {
+            throw InputError(file: f.path, "section \(s) has \(count(s)) entries, expected \(n)")
+        }
+        let arcs = count(.chHead)
+        guard count(.chWeight) == arcs, count(.chMiddle) == arcs, count(.chDirection) == arcs else {
+            throw InputError(file: f.path, "CH sections disagree in length")
+        }
+    }
+
+    public func string(_ i: UInt32) -> String { file.string(Int(i)) }
+
+    /// Shape point range of edge e.
+    @inline(__always) public func shapeRange(_ e: Int) -> Range<Int> { Int(edgeShapeFirst[e])..<Int(edgeShapeFirst[e + 1]) }
+}

@@ -1,0 +1,67 @@
+/// Where an input location lands on the road network: a point part-way along one shape
+/// segment of one edge, with the edge-based nodes (ranks) a route may start or end on there.
+///
+/// `offsetCm` and `edgeLengthCm` are what a router needs to charge only the driven share of
+/// the first and last edge; `forwardRank`/`backwardRank` are already filtered by the bearing
+/// the caller asked for, so an unusable direction is `UInt32.max` even on a two-way road.
+public struct SnapCandidate: Equatable, Sendable {
+    /// Edge index in the graph file.
+    public var edge: Int
+    /// Segment within the edge: from shape point `segment` to `segment + 1`, counted from the
+    /// edge's first shape point.
+    public var segment: Int
+    /// Position along that segment, 0 at its start, 1 at its end.
+    public var fraction: Double
+    /// The snapped point, WGS84 degrees.
+    public var lon: Double
+    public var lat: Double
+    /// Great-circle distance from the input location to the snapped point.
+    public var distanceMeters: Double
+    /// Along the shape from the edge's start to the snapped point, in 0 ... edgeLengthCm.
+    public var offsetCm: Double
+    /// The whole edge, as stored in the graph file.
+    public var edgeLengthCm: Double
+    /// Bearing of the segment along the shape, degrees clockwise from north in 0 ..< 360.
+    public var bearingDegrees: Double
+    /// Edge-based node (rank) for driving along / against the shape; `UInt32.max` when that
+    /// direction is not drivable or was rejected by the bearing filter.
+    public var forwardRank: UInt32
+    public var backwardRank: UInt32
+    /// Strongly connected component of the usable directions (the smaller id); 0 is the main
+    /// network, from which (almost) everything else can be reached.
+    public var component: UInt32
+
+    public init(edge: Int, segment: Int, fraction: Double, lon: Double, lat: Double, distanceMeters: Double,
+                offsetCm: Double, edgeLengthCm: Double, bearingDegrees: Double,
+                forwardRank: UInt32, backwardRank: UInt32, component: UInt32) {
+        self.edge = edge
+        self.segment = segment
+        self.fraction = fraction
+        self.lon = lon
+        self.lat = lat
+        self.distanceMeters = distanceMeters
+        self.offsetCm = offsetCm
+        self.edgeLengthCm = edgeLengthCm
+        self.bearingDegrees = bearingDegrees
+        self.forwardRank = forwardRank
+        self.backwardRank = backwardRank
+        self.component = component
+    }
+
+    public var isForwardUsable: Bool { forwardRank != UInt32.max }
+    public var isBackwardUsable: Bool { backwardRank != UInt32.max }
+    public var isOnMainComponent: Bool { component == 0 }
+
+    /// Share of the edge before the snapped point, along the shape (0 for a zero-length edge).
+    public var fractionAlongEdge: Double {
+        edgeLengthCm > 0 ? min(1, max(0, offsetCm / edgeLengthCm)) : 0
+    }
+}
+
+/// A bearing filter as OSRM's `bearings=` takes it: travel direction within ±`range` degrees
+/// of `degrees` (both in degrees clockwise from north).
+@inline(__always) func bearingMatches(_ travel: Double, _ filter: (degrees: Double, range: Double)) -> Bool {
+    var difference = (travel - filter.degrees).truncatingRemainder(dividingBy: 360)
+    if difference < 0 { difference += 360 }
+    return min(difference, 360 - difference) <= filter.range
+}

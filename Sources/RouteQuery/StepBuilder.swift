@@ -1,0 +1,183 @@
+import RoutingTiles
+
+/// One step of a leg: what to do at its start, then the road driven until the next step.
+public struct RouteStep {
+    public var type: ManeuverType
+    public var modifier: ManeuverModifier?
+    public var bearingBefore: Double
+    public var bearingAfter: Double
+    public var location: (lon: Double, lat: Double)
+    public var exit: Int?
+    public var name: String
+    public var ref: String
+    public var meters = 0.0
+    public var seconds = 0.0
+    public var lat: [Double] = []
+    public var lon: [Double] = []
+    /// Bearings of the roads at the maneuver's junction, and which were entered and left.
+    public var intersectionBearings: [Int] = []
+    public var intersectionIn: Int?
+    public var intersectionOut: Int?
+}
+
+/// Turns driven pieces into OSRM-style steps: a new step where the driver must act (a turn at a
+/// junction, a change of road name, ramps, forks, roundabouts), none where the road just goes on.
+struct StepBuilder {
+    let data: RoutingData
+
+    func steps(_ pieces: [DrivenPiece], arriveLocation: (lon: Double, lat: Double)) -> [RouteStep] {
+        guard let first = pieces.first else { return [] }
+        var steps: [RouteStep] = []
+        let departBearing = segmentBearing(first.lat, first.lon, fromStart: true) ?? data.bearingLeaving(first.edge, first.direction)
+        var current = RouteStep(type: .depart, modifier: nil, bearingBefore: 0, bearingAfter: departBearing.rounded(),
+                                location: (first.lon[0], first.lat[0]), exit: nil,
+                                name: data.string(data.edgeName[first.edge]), ref: data.string(data.edgeRef[first.edge]))
+        current.intersectionBearings = [Int(departBearing.rounded()) % 360]
+        current.intersectionOut = 0
+        var exitsPassed = 0
+        var roundaboutStep: Int?
+        for (i, piece) in pieces.enumerated() {
+            if i > 0 {
+                let prev = pieces[i - 1]
+                if let maneuver = maneuver(from: prev, to: piece, exitsPassed: &exitsPassed) {
+                    append(&current, piece: nil)
+                    steps.append(current)
+                    if maneuver.type == .roundabout { roundaboutStep = steps.count }
+                    if maneuver.type == .exitRoundabout, let r = roundaboutStep, r < steps.count {
+                        // The roundabout step's instruction names the exit taken.
+                        steps[r].exit = exitsPassed + 1
+                        exitsPassed = 0
+                        roundaboutStep = nil
+                    }
+                    current = maneuver
+                }
+            }
+            append(&current, piece: piece)
+        }
+        // Roundabout left at the destination: still say which exit.
+        if let r = roundaboutStep { if r < steps.count { steps[r].exit = exitsPassed + 1 } else { current.exit = exitsPassed + 1 } }
+        steps.append(current)
+        let last = pieces[pieces.count - 1]
+        let arriveBearing = segmentBearing(last.lat, last.lon, fromStart: false) ?? data.bearingArriving(last.edge, last.direction)
+        var arrive = RouteStep(type: .arrive, modifier: nil, bearingBefore: arriveBearing.rounded(), bearingAfter: 0,
+                               location: arriveLocation, exit: nil, name: current.name, ref: current.ref)
+        arrive.lat = [arriveLocation.lat, arriveLocation.lat]
+        arrive.lon = [arriveLocation.lon, arriveLocation.lon]
+        arrive.intersectionBearings = [(Int(arriveBearing.rounded()) + 180) % 360]
+        arrive.intersectionIn = 0
+        steps.append(arrive)
+        return steps
+    }
+
+    private func append(_ step: inout RouteStep, piece: DrivenPiece?) {
+        guard let piece else { return }
+        step.meters += piece.meters
+        step.seconds += piece.seconds
+        let skip = step.lat.isEmpty ? 0 : 1
+        step.lat.append(contentsOf: piece.lat.dropFirst(skip))
+        step.lon.append(contentsOf: piece.lon.dropFirst(skip))
+    }
+
+    /// The step that starts between two pieces, or nil when the driver just carries on.
+    private func maneuver(from a: DrivenPiece, to b: DrivenPiece, exitsPassed: inout Int) -> RouteStep? {
+        let node = data.endNode(a.edge, a.direction)
+        let arriving = data.bearingArriving(a.edge, a.direction)
+        let leaving = data.bearingLeaving(b.edge, b.direction)
+        let angle = turnAngle(arriving: arriving, leaving: leaving)
+        let roads = Int(data.nodeFirstEnd[node + 1] - data.nodeFirstEnd[node])
+        let inRoundabout = data.edgeFlags[a.edge] & EdgeFlags.roundabout != 0
+        let toRoundabout = data.edgeFlags[b.edge] & EdgeFlags.roundabout != 0
+        let nameA = data.edgeName[a.edge], nameB = data.edgeName[b.edge]
+        let refA = data.edgeRef[a.edge], refB = data.edgeRef[b.edge]
+        let sameRoad = nameA == nameB && refA == refB && (nameA != 0 || refA != 0 || data.edgeRoadClass[a.edge] == data.edgeRoadClass[b.edge])
+        let classA = data.edgeRoadClass[a.edge], classB = data.edgeRoadClass[b.edge]
+        func isHighway(_ c: UInt8) -> Bool { c == 0 || c == 2 }       // motorway, trunk
+        func isLink(_ c: UInt8) -> Bool { c % 2 == 1 && c <= 9 }      // *_link
+
+        var type: ManeuverType?
+        if inRoundabout && toRoundabout {
+            if roads > 2 { exitsPassed += 1 }
+            return nil
+        } else if toRoundabout {
+            type = .roundabout
+            exitsPassed = 0
+        } else if inRoundabout {
+            type = .exitRoundabout
+        } else if isLink(classB) && !isLink(classA) && !isHighway(classA) {
+            type = .onRamp
+        } else if isHighway(classA) && isLink(classB) {
+            type = .offRamp
+        } else if isLink(classA) && isHighway(classB) {
+            type = .merge
+        } else if roads <= 2 {
+            type = sameRoad ? nil : .newName
+        } else if abs(angle) < 20 {
+            type = sameRoad ? nil : .newName
+        } else {
+            let others = otherExitAngles(node: node, arriving: arriving, except: b)
+            if sameRoad {
+                // Staying on the same road through a junction needs a word only for a real turn.
+                type = abs(angle) >= 55 ? .continue : nil
+            } else if !others.contains(where: { abs($0) < 35 }) && abs(angle) >= 45 && others.contains(where: { ($0 > 0) != (angle > 0) }) {
+                type = .endOfRoad
+            } else if others.count == 1, abs(angle) < 50, let o = others.first, abs(o) < 50 {
+                type = .fork
+            } else {
+                type = .turn
+            }
+        }
+        guard let type else { return nil }
+        var modifier = ManeuverModifier(angle: angle)
+        if type == .fork { modifier = angle > 0 ? .slightRight : .slightLeft }
+        let location = (b.lon[0], b.lat[0])
+        var step = RouteStep(type: type, modifier: modifier, bearingBefore: arriving.rounded(), bearingAfter: leaving.rounded(),
+                             location: location, exit: nil,
+                             name: data.string(nameB), ref: data.string(refB))
+        let (bearings, inIndex, outIndex) = intersection(node: node, arriving: a, leaving: b)
+        step.intersectionBearings = bearings
+        step.intersectionIn = inIndex
+        step.intersectionOut = outIndex
+        return step
+    }
+
+    /// Turn angles of the drivable ways out of `node` other than `chosen` and the way back.
+    private func otherExitAngles(node: Int, arriving: Double, except chosen: DrivenPiece) -> [Double] {
+        var out: [Double] = []
+        for i in Int(data.nodeFirstEnd[node])..<Int(data.nodeFirstEnd[node + 1]) {
+            let ed = Int(data.nodeEnds[i])
+            let e = ed >> 1, d = ed & 1
+            guard data.edgeDirectionRank[ed] != UInt32.max, !(e == chosen.edge && d == chosen.direction) else { continue }
+            let a = turnAngle(arriving: arriving, leaving: data.bearingLeaving(e, d))
+            if abs(a) < 170 { out.append(a) }
+        }
+        return out
+    }
+
+    /// OSRM's intersection: bearings of every road at the node (sorted), the one arrived on, the one taken.
+    private func intersection(node: Int, arriving: DrivenPiece, leaving: DrivenPiece) -> ([Int], Int?, Int?) {
+        var roads: [(Int, Bool, Bool)] = []
+        for i in Int(data.nodeFirstEnd[node])..<Int(data.nodeFirstEnd[node + 1]) {
+            let ed = Int(data.nodeEnds[i])
+            let e = ed >> 1, d = ed & 1
+            let bearing = Int(data.bearingLeaving(e, d).rounded()) % 360
+            let isOut = e == leaving.edge && d == leaving.direction
+            let isBack = e == arriving.edge && d != arriving.direction
+            roads.append((bearing, isBack, isOut))
+        }
+        roads.sort { $0.0 < $1.0 }
+        return (roads.map(\.0), roads.firstIndex { $0.1 }, roads.firstIndex { $0.2 })
+    }
+
+    /// Bearing of the first (or last) segment of a point list, if it has length.
+    private func segmentBearing(_ lat: [Double], _ lon: [Double], fromStart: Bool) -> Double? {
+        guard lat.count >= 2 else { return nil }
+        let (i, j) = fromStart ? (0, 1) : (lat.count - 2, lat.count - 1)
+        guard lat[i] != lat[j] || lon[i] != lon[j] else { return nil }
+        return initialBearing(lat[i], lon[i], lat[j], lon[j])
+    }
+}
+
+import TileMath
+@inline(__always) func initialBearing(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+    initialBearingDegrees(from: GeoPoint(lon: lon1, lat: lat1), to: GeoPoint(lon: lon2, lat: lat2))
+}

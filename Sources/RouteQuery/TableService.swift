@@ -1,0 +1,72 @@
+import ContractionHierarchy
+
+/// OSRM's table service: one bucket-based many-to-many CH search for all durations.
+public final class TableService {
+    let service: RouteService
+
+    public init(data: RoutingData) throws { service = try RouteService(data: data) }
+
+    public func table(sources: [(lon: Double, lat: Double)], destinations: [(lon: Double, lat: Double)],
+                      durations wantDurations: Bool = true, distances wantDistances: Bool = false,
+                      algorithm: LegSearch.Algorithm = .ch) -> [String: Any] {
+        let data = service.data
+        var from: [Phantom] = [], to: [Phantom] = []
+        for (list, points, name) in [(0, sources, "source"), (1, destinations, "destination")] {
+            for (i, c) in points.enumerated() {
+                guard c.lon.isFinite, c.lat.isFinite, (-180...180).contains(c.lon), (-90...90).contains(c.lat) else {
+                    return ["code": "InvalidInput", "message": "\(name) \(i) (\(c.lon),\(c.lat)) is not a valid lon,lat"]
+                }
+                guard let p = service.snap(lon: c.lon, lat: c.lat, radius: nil, bearing: nil) else {
+                    return ["code": "NoSegment", "message": "Could not find a matching segment for \(name) \(i)"]
+                }
+                if list == 0 { from.append(p) } else { to.append(p) }
+            }
+        }
+        let search = service.search
+        var weights: [[UInt64?]]
+        if algorithm == .ch {
+            let sourceEndpoints = from.map { p in p.directions.map { (d, r) in (r, search.partial(r, 1 - p.position(d))) } }
+            var shifts: [UInt64] = []
+            let targetEndpoints: [[CHEndpoint]] = to.map { p in
+                let shift = p.directions.map { data.rankWeight[Int($0.1)] }.max() ?? 0
+                shifts.append(UInt64(shift))
+                return p.directions.map { (d, r) in (r, shift + search.partial(r, p.position(d)) - data.rankWeight[Int(r)]) }
+            }
+            weights = search.ch.table(sources: sourceEndpoints, targets: targetEndpoints)
+            for i in 0..<from.count {
+                for j in 0..<to.count {
+                    // Same edge with the destination behind: the bucket search would shortcut it; route it properly.
+                    if sharesDirectionBehind(from[i], to[j]) {
+                        weights[i][j] = search.weight(from: from[i], to: to[j])
+                    } else if let w = weights[i][j] {
+                        weights[i][j] = w - shifts[j]
+                    }
+                }
+            }
+        } else {
+            weights = from.map { a in to.map { b in search.weight(from: a, to: b, algorithm: .dijkstra) } }
+        }
+        var out: [String: Any] = ["code": "Ok"]
+        if wantDurations {
+            out["durations"] = weights.map { row in row.map { w -> Any in w.map { round1(Double($0) / 10) } ?? NSNullValue.value } }
+        }
+        if wantDistances {
+            out["distances"] = (0..<from.count).map { i in
+                (0..<to.count).map { j -> Any in
+                    guard weights[i][j] != nil, let leg = search.leg(from: from[i], to: to[j], algorithm: algorithm) else { return NSNullValue.value }
+                    return round1(leg.meters(data, source: from[i], target: to[j]))
+                }
+            }
+        }
+        let waypoint = { (p: Phantom) -> [String: Any] in
+            ["location": [round6(p.lon), round6(p.lat)], "name": data.string(data.edgeName[p.edge]), "distance": round2(p.distance), "hint": ""]
+        }
+        out["sources"] = from.map(waypoint)
+        out["destinations"] = to.map(waypoint)
+        return out
+    }
+
+    func sharesDirectionBehind(_ a: Phantom, _ b: Phantom) -> Bool {
+        a.directions.contains { d, r in b.directions.contains { $0 == (d, r) } && b.position(d) < a.position(d) }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import RouteQuery
+import ToolSupport
+
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Answer NDJSON queries from stdin, one answer line per query line, in order.",
+        discussion: """
+        A query line: {"id":…,"from":[lon,lat],"to":[lon,lat]} plus optional "via", "bearings",
+        "radiuses", "steps", "geometries", "overview", "full" (include the whole route).
+        An answer line: {"id":…,"code":"Ok","distance_m":…,"duration_s":…} (and "route" when full).
+        Bad lines get their own code and message; the batch goes on. Uses every core.
+
+        Example:
+          route-query batch --graph out/liechtenstein.chg --stats < samples/queries.ndjson > out/answers.ndjson
+        """)
+
+    @OptionGroup var graph: GraphOptions
+    @OptionGroup var options: RouteOptions
+    @Flag(help: "Include the full route in every answer.") var full = false
+    @Flag(help: "Latency percentiles and throughput on stderr.") var stats = false
+    @Option(help: "Worker threads (default: the number of cores).") var threads: Int?
+
+    func run() throws {
+        let data = try graph.load()
+        var defaults = RouteRequest(coordinates: [])
+        defaults.algorithm = graph.algorithm
+        try options.apply(to: &defaults)
+        let runner = BatchRunner(data: data, defaults: defaults, full: full,
+                                 threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let report = try runner.run(input: FileHandle.standardInput, output: FileHandle.standardOutput)
+        if stats { StdIO.err(report.text + "\n") }
+    }
+}

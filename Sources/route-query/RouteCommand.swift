@@ -1,0 +1,45 @@
+import ArgumentParser
+import RouteQuery
+import ToolSupport
+
+/// Options of a route request, shared by `route`, `reroute` and the defaults of `batch`.
+struct RouteOptions: ParsableArguments {
+    @Flag(help: "Turn-by-turn steps.") var steps = false
+    @Option(help: "polyline6, polyline or geojson.") var geometries: RouteRequest.Geometries = .polyline6
+    @Option(help: "Route geometry: full, simplified or false.") var overview: RouteRequest.Overview = .simplified
+    @Option(help: "Per waypoint DEG,RANGE (heading ± range), ';'-separated, empty for none.") var bearings: String?
+    @Option(help: "Per waypoint snapping radius in metres, ';'-separated ('unlimited' or empty for none).") var radiuses: String?
+    @Option(help: "Alternative routes wanted (only the best route is computed for now).") var alternatives = 0
+    @Option(help: "Output: osrm (route response) or geojson (FeatureCollection).") var format: RouteRequest.Format = .osrm
+
+    func apply(to r: inout RouteRequest) throws {
+        r.steps = steps
+        r.geometries = format == .geojson ? .geojson : geometries
+        r.overview = overview
+        r.alternatives = alternatives
+        r.format = format
+        if let bearings { r.bearings = try Coordinates.bearings(bearings) }
+        if let radiuses { r.radiuses = try Coordinates.radiuses(radiuses) }
+    }
+}
+
+struct RouteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Route between two or more points; prints an OSRM route response.",
+        discussion: "Example:\n  route-query route --graph out/liechtenstein.chg --from 9.5209,47.1410 --to 9.5095,47.0613 --steps")
+
+    @OptionGroup var graph: GraphOptions
+    @Option(help: "Start, LON,LAT.") var from: String
+    @Option(help: "Destination, LON,LAT.") var to: String
+    @Option(help: "Via point, LON,LAT (repeatable).") var via: [String] = []
+    @OptionGroup var options: RouteOptions
+
+    func run() throws {
+        let data = try graph.load()
+        var request = RouteRequest(coordinates: try [Coordinates.point(from)] + via.map(Coordinates.point) + [Coordinates.point(to)])
+        request.algorithm = graph.algorithm
+        try options.apply(to: &request)
+        JSONOutput.printStdout(try RouteService(data: data).route(request))
+    }
+}

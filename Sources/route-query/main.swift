@@ -1,0 +1,17 @@
+import ArgumentParser
+import ToolSupport
+
+struct RouteQueryTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route-query",
+        abstract: "Answer routing queries offline from a graph file, in OSRM-compatible JSON.",
+        discussion: """
+        Examples:
+          route-query route --graph out/liechtenstein.chg --from 9.5209,47.1410 --to 9.5095,47.0613 --steps
+          route-query table --graph out/liechtenstein.chg --sources "9.52,47.14;9.51,47.06" --destinations "9.55,47.17"
+          route-query batch --graph out/liechtenstein.chg < queries.ndjson > answers.ndjson
+        """,
+        subcommands: [RouteCommand.self, TableCommand.self, RerouteCommand.self, TraceCommand.self, BatchCommand.self])
+}
+
+ToolMain.run(RouteQueryTool.self)

@@ -1,0 +1,135 @@
+import XCTest
+import ContractionHierarchy
+
+/// Compares a contraction hierarchy of a graph against plain Dijkstra on the same graph:
+/// distances (incl. unreachable), multi-source/target with offsets, unpacked paths and tables.
+struct ExactnessChecker {
+    let nodeCount: Int
+    let hierarchy: ContractedGraph
+    let query: CHQuery
+    let oracle: DijkstraQuery
+    /// Lightest original arc per (tail, head).
+    let arcWeight: [UInt64: UInt32]
+    let nodeOfRank: [UInt32]
+
+    init(nodeCount: Int, arcs: ArcList, options: ContractionOptions = .init(), file: StaticString = #filePath, line: UInt = #line) {
+        self.nodeCount = nodeCount
+        hierarchy = ContractionHierarchyBuilder.build(nodeCount: nodeCount, arcs: arcs, options: options)
+        let storage = CHGraphStorage(hierarchy)
+        XCTAssertNil(storage.view.validate(), file: file, line: line)
+        XCTAssertEqual(Set(hierarchy.rankOfNode).count, nodeCount, "ranks are a permutation", file: file, line: line)
+        query = CHQuery(storage: storage)
+        oracle = DijkstraQuery(CSRGraph(nodeCount: nodeCount, arcs: arcs))
+        var weights: [UInt64: UInt32] = [:]
+        for i in 0..<arcs.count {
+            let k = UInt64(arcs.tails[i]) << 32 | UInt64(arcs.heads[i])
+            weights[k] = min(weights[k] ?? UInt32.max, arcs.weights[i])
+        }
+        arcWeight = weights
+        nodeOfRank = hierarchy.nodeOfRank
+    }
+
+    func rank(_ v: UInt32) -> UInt32 { hierarchy.rankOfNode[Int(v)] }
+
+    /// Checks that `nodes` (ranks) is a path of original arcs from a source to a target whose
+    /// weight plus the endpoint offsets is `distance`.
+    func checkPath(_ result: (distance: UInt64, nodes: [UInt32]), sources: [CHEndpoint], targets: [CHEndpoint],
+                   file: StaticString, line: UInt) {
+        guard let first = result.nodes.first, let last = result.nodes.last else {
+            return XCTFail("empty path", file: file, line: line)
+        }
+        var total: UInt64 = 0
+        for (a, b) in zip(result.nodes, result.nodes.dropFirst()) {
+            let key = UInt64(nodeOfRank[Int(a)]) << 32 | UInt64(nodeOfRank[Int(b)])
+            guard let w = arcWeight[key] else {
+                return XCTFail("path uses \(nodeOfRank[Int(a)])→\(nodeOfRank[Int(b)]), not an arc", file: file, line: line)
+            }
+            total += UInt64(w)
+        }
+        let sourceOffset = sources.filter { $0.node == first }.map { UInt64($0.offset) }.min()
+        let targetOffset = targets.filter { $0.node == last }.map { UInt64($0.offset) }.min()
+        guard let so = sourceOffset, let to = targetOffset else {
+            return XCTFail("path does not run from a source to a target", file: file, line: line)
+        }
+        XCTAssertEqual(so + total + to, result.distance, "path weight plus offsets", file: file, line: line)
+    }
+
+    /// `pairs` random point-to-point queries, with paths.
+    func checkPairs(_ pairs: Int, rng: inout SplitMix64, file: StaticString = #filePath, line: UInt = #line) {
+        guard nodeCount > 0 else { return }
+        var mismatches = 0
+        for _ in 0..<pairs {
+            let s = UInt32(rng.below(nodeCount)), t = UInt32(rng.below(nodeCount))
+            let expected = oracle.distance(from: s, to: t)
+            let got = query.distance(from: rank(s), to: rank(t))
+            if expected != got {
+                mismatches += 1
+                if mismatches <= 5 { XCTFail("\(s)→\(t): CH \(String(describing: got)), Dijkstra \(String(describing: expected))", file: file, line: line) }
+                continue
+            }
+            let path = query.path(from: rank(s), to: rank(t))
+            XCTAssertEqual(path?.distance, expected, file: file, line: line)
+            if let path {
+                XCTAssertEqual(path.nodes.first, rank(s), file: file, line: line)
+                XCTAssertEqual(path.nodes.last, rank(t), file: file, line: line)
+                checkPath(path, sources: [(rank(s), 0)], targets: [(rank(t), 0)], file: file, line: line)
+                if let dijkstraPath = oracle.path(from: s, to: t) {
+                    XCTAssertEqual(dijkstraPath.distance, path.distance, file: file, line: line)
+                    XCTAssertEqual(dijkstraPath.nodes.first, s, file: file, line: line)
+                    XCTAssertEqual(dijkstraPath.nodes.last, t, file: file, line: line)
+                }
+            }
+        }
+        XCTAssertEqual(mismatches, 0, "distance mismatches", file: file, line: line)
+    }
+
+    func randomEnds(_ count: Int, rng: inout SplitMix64, maxOffset: Int) -> [CHEndpoint] {
+        (0..<count).map { _ in (UInt32(rng.below(nodeCount)), UInt32(rng.below(maxOffset + 1))) }
+    }
+
+    /// Multi-source / multi-target queries against the minimum over pairs of offsets + distance.
+    func checkMultiEndpoint(_ queries: Int, rng: inout SplitMix64, file: StaticString = #filePath, line: UInt = #line) {
+        guard nodeCount > 0 else { return }
+        for _ in 0..<queries {
+            let sources = randomEnds(1 + rng.below(3), rng: &rng, maxOffset: 50)
+            let targets = randomEnds(1 + rng.below(3), rng: &rng, maxOffset: 50)
+            var expected: UInt64? = nil
+            for s in sources {
+                for t in targets {
+                    if let d = oracle.distance(from: s.node, to: t.node) {
+                        expected = min(expected ?? UInt64.max, UInt64(s.offset) + d + UInt64(t.offset))
+                    }
+                }
+            }
+            XCTAssertEqual(oracle.distance(sources: sources, targets: targets), expected, "Dijkstra multi", file: file, line: line)
+            let rankedSources = sources.map { (rank($0.node), $0.offset) }
+            let rankedTargets = targets.map { (rank($0.node), $0.offset) }
+            XCTAssertEqual(query.distance(sources: rankedSources, targets: rankedTargets), expected, "CH multi", file: file, line: line)
+            let path = query.path(sources: rankedSources, targets: rankedTargets)
+            XCTAssertEqual(path?.distance, expected, file: file, line: line)
+            if let path { checkPath(path, sources: rankedSources, targets: rankedTargets, file: file, line: line) }
+        }
+    }
+
+    /// Tables against point-to-point distances.
+    func checkTable(sourceCount: Int, targetCount: Int, rng: inout SplitMix64, file: StaticString = #filePath, line: UInt = #line) {
+        guard nodeCount > 0 else { return }
+        let sources = (0..<sourceCount).map { _ in randomEnds(1 + rng.below(2), rng: &rng, maxOffset: 20).map { (rank($0.node), $0.offset) } }
+        let targets = (0..<targetCount).map { _ in randomEnds(1 + rng.below(2), rng: &rng, maxOffset: 20).map { (rank($0.node), $0.offset) } }
+        let table = query.table(sources: sources, targets: targets)
+        XCTAssertEqual(table.count, sourceCount, file: file, line: line)
+        for (i, s) in sources.enumerated() {
+            for (j, t) in targets.enumerated() {
+                XCTAssertEqual(table[i][j], query.distance(sources: s, targets: t), "table[\(i)][\(j)]", file: file, line: line)
+            }
+        }
+    }
+
+    /// All of the above.
+    func checkAll(seed: UInt64, pairs: Int = 1000, file: StaticString = #filePath, line: UInt = #line) {
+        var rng = SplitMix64(seed: seed)
+        checkPairs(pairs, rng: &rng, file: file, line: line)
+        checkMultiEndpoint(max(10, pairs / 10), rng: &rng, file: file, line: line)
+        checkTable(sourceCount: 5, targetCount: 7, rng: &rng, file: file, line: line)
+    }
+}
