@@ -18,8 +18,19 @@ STITCHED := $(OUT)/routing/$(NAME)-stitched/manifest.json
 GRAPH := $(OUT)/$(NAME).chg
 STITCHED_GRAPH := $(OUT)/$(NAME)-stitched.chg
 
+# Sample queries answered offline from the graph.
+VADUZ := 9.5215,47.1410
+BALZERS := 9.4990,47.0660
+ROUTE := $(OUT)/route-vaduz-balzers.json
+VIA_ROUTE := $(OUT)/route-ruggell-malbun-via-vaduz.json
+TABLE := $(OUT)/table.json
+REROUTE := $(OUT)/reroute.json
+TRACE := $(OUT)/trace-events.ndjson
+ANSWERS := $(OUT)/answers.ndjson
+QUERIES := $(ROUTE) $(VIA_ROUTE) $(TABLE) $(REROUTE) $(TRACE) $(ANSWERS)
+
 .PHONY: all check
-all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH)
+all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES)
 
 $(PACK): $(PBF) profiles/car.json $(BIN)/tilepack-build
 	@mkdir -p $(OUT)
@@ -47,6 +58,26 @@ $(GRAPH): $(TILES) $(BIN)/route-graph
 $(STITCHED_GRAPH): $(STITCHED) $(BIN)/route-graph
 	$(BIN)/route-graph $(OUT)/routing/$(NAME)-stitched --output $@ > $(OUT)/$(NAME)-stitched.graph.json
 
+$(ROUTE): $(GRAPH) $(BIN)/route-query
+	$(BIN)/route-query route --graph $(GRAPH) --from $(VADUZ) --to $(BALZERS) --steps --overview full > $@.tmp && mv $@.tmp $@
+
+$(VIA_ROUTE): $(GRAPH) $(BIN)/route-query
+	$(BIN)/route-query route --graph $(GRAPH) --from 9.5270,47.2400 --via $(VADUZ) --to 9.6090,47.1010 --steps --geometries geojson > $@.tmp && mv $@.tmp $@
+
+$(TABLE): $(GRAPH) $(BIN)/route-query
+	$(BIN)/route-query table --graph $(GRAPH) --sources "$(VADUZ);$(BALZERS);9.5270,47.2400" --destinations "9.6090,47.1010;9.5100,47.1650;9.5440,47.2200" --annotations duration,distance > $@.tmp && mv $@.tmp $@
+
+# The driver is on Äulestrasse heading south-west and must not turn back.
+$(REROUTE): $(GRAPH) $(BIN)/route-query
+	$(BIN)/route-query reroute --graph $(GRAPH) --at 9.5190,47.1385 --heading 225 --avoid-uturn --to $(BALZERS) --steps > $@.tmp && mv $@.tmp $@
+
+# samples/detour-trace.csv leaves the route once (see samples/make-detour-trace.py).
+$(TRACE): $(ROUTE) samples/detour-trace.csv $(BIN)/route-query
+	$(BIN)/route-query trace --graph $(GRAPH) --route $(ROUTE) --trace samples/detour-trace.csv > $@.tmp && mv $@.tmp $@
+
+$(ANSWERS): $(GRAPH) samples/queries.ndjson $(BIN)/route-query
+	$(BIN)/route-query batch --graph $(GRAPH) --stats < samples/queries.ndjson > $@.tmp && mv $@.tmp $@
+
 # Checks for the smoke run: the stitched tiles (and their graph) equal the whole region's, and
 # a second run of the pipeline rebuilds nothing and gives byte-identical packs.
 check: all
@@ -56,4 +87,8 @@ check: all
 	$(BIN)/tilepack-build routing --input $(PBF) --output $(OUT)/again.routing.pack > /dev/null
 	cmp $(PACK) $(OUT)/again.routing.pack
 	cmp $(GRAPH) $(STITCHED_GRAPH)
+	grep -q '"code" : "Ok"' $(ROUTE)
+	test "$$(grep -c '"event":"reroute"' $(TRACE))" = 1
+	test "$$(wc -l < $(ANSWERS))" = "$$(wc -l < samples/queries.ndjson)"
+	python3 Tests/interop/check_routes.py $(ROUTE) $(VIA_ROUTE)
 	@echo "pipeline smoke run: OK"

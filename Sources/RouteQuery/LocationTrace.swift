@@ -63,9 +63,9 @@ public enum LocationTrace {
         var separator: Character = ","
         var fixes: [LocationFix] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift, so it is a separator of its own.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             lineNumber += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             func fail(_ message: String) -> InputError { InputError(file: file, "line \(lineNumber): \(message)") }
@@ -245,6 +245,10 @@ public enum LocationTrace {
             let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
             throw InputError(file: file, "line \(parser.lineNumber): not valid XML (\(reason))")
         }
+        // Some XMLParser builds accept a document cut off inside an element.
+        if let open = reader.openElements.last {
+            throw InputError(file: file, "line \(parser.lineNumber): not valid XML (the file ends inside <\(open)>)")
+        }
         guard !reader.fixes.isEmpty else { throw InputError(file: file, "no track points (<trkpt>) in the GPX file") }
         return reader.fixes
     }
@@ -258,6 +262,7 @@ private final class GPXTrackReader: NSObject, XMLParserDelegate {
     private var point: (lat: String?, lon: String?, line: Int)?
     private var fields: [String: String] = [:]
     private var text = ""
+    private(set) var openElements: [String] = []
 
     init(file: String) { self.file = file }
 
@@ -267,6 +272,7 @@ private final class GPXTrackReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes: [String: String] = [:]) {
+        openElements.append(elementName)
         let name = Self.localName(elementName)
         if name == "trkpt" {
             point = (attributes["lat"], attributes["lon"], parser.lineNumber)
@@ -278,6 +284,7 @@ private final class GPXTrackReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        _ = openElements.popLast()
         guard let p = point else { return }
         let name = Self.localName(elementName)
         guard name == "trkpt" else {
