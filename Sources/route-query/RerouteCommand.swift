@@ -21,7 +21,6 @@ struct RerouteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let data = try graph.load()
         var request = RouteRequest(coordinates: [try Coordinates.point(at), try Coordinates.point(to)])
         request.algorithm = graph.algorithm
         try options.apply(to: &request)
@@ -29,6 +28,7 @@ struct RerouteCommand: ParsableCommand {
             // The heading picks the direction of the road the driver is on.
             request.bearings = [(heading.truncatingRemainder(dividingBy: 360), avoidUturn ? min(headingRange, 90) : headingRange), nil]
         }
+        let data = try graph.load()
         JSONOutput.printStdout(try RouteService(data: data).route(request))
     }
 }

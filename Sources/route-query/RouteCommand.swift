@@ -36,10 +36,10 @@ struct RouteCommand: ParsableCommand {
     @OptionGroup var options: RouteOptions
 
     func run() throws {
-        let data = try graph.load()
         var request = RouteRequest(coordinates: try [Coordinates.point(from)] + via.map(Coordinates.point) + [Coordinates.point(to)])
         request.algorithm = graph.algorithm
         try options.apply(to: &request)
+        let data = try graph.load()
         JSONOutput.printStdout(try RouteService(data: data).route(request))
     }
 }

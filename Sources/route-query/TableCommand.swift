@@ -20,14 +20,13 @@ struct TableCommand: ParsableCommand {
     @Option(help: "duration, distance or duration,distance.") var annotations = "duration"
 
     func run() throws {
-        let data = try graph.load()
         let from = try Coordinates.list(sources)
         let to = try destinations.map(Coordinates.list) ?? from
         let wanted = Set(annotations.split(separator: ",").map(String.init))
         guard !wanted.isEmpty, wanted.isSubset(of: ["duration", "distance"]) else {
             throw ValidationError("--annotations takes duration, distance or both")
         }
-        let table = try TableService(data: data)
+        let table = try TableService(data: try graph.load())
         JSONOutput.printStdout(table.table(sources: from, destinations: to, durations: wanted.contains("duration"),
                                            distances: wanted.contains("distance"), algorithm: graph.algorithm))
     }

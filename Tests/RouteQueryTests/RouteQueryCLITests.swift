@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// `route-query` as users run it: exit codes, batch, trace replay with one detour.
+final class RouteQueryCLITests: XCTestCase {
+    func binary() throws -> URL {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for dir in [exe, SampleGraphFixture.repositoryRoot.appendingPathComponent(".build/debug"),
+                    SampleGraphFixture.repositoryRoot.appendingPathComponent(".build/release")] {
+            let url = dir.appendingPathComponent("route-query")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw XCTSkip("route-query is not built")
+    }
+
+    func run(_ args: [String], stdin: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let p = Process()
+        p.executableURL = try binary()
+        p.arguments = args
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try p.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    func testMissingOrCorruptGraphExitsOne() throws {
+        let missing = try run(["route", "--graph", "/nonexistent.chg", "--from", "9.52,47.14", "--to", "9.50,47.07"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("/nonexistent.chg"), missing.stderr)
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(getpid()).chg")
+        try Data(repeating: 7, count: 5000).write(to: bad)
+        let corrupt = try run(["route", "--graph", bad.path, "--from", "9.52,47.14", "--to", "9.50,47.07"])
+        XCTAssertEqual(corrupt.status, 1)
+        XCTAssertEqual(corrupt.stderr.split(separator: "\n").count, 1)
+        let usage = try run(["route", "--graph", bad.path, "--from", "9.52", "--to", "9.50,47.07"])
+        XCTAssertEqual(usage.status, 2)
+    }
+
+    func testBatchAnswersEveryLineInOrder() throws {
+        let graph = try SampleGraphFixture.graphPath()
+        let input = """
+        {"id":1,"from":[9.5215,47.1410],"to":[9.4990,47.0660]}
+        not json
+        {"id":"far","from":[8.0,46.0],"to":[9.5215,47.1410]}
+        {"id":3,"from":[9.5215,47.1410],"to":[9.5220,47.2110],"full":true}
+        {"id":4}
+        """
+        let r = try run(["batch", "--graph", graph, "--stats", "--threads", "2"], stdin: input)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines: [[String: Any]] = r.stdout.split(separator: "\n").map {
+            ((try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]) ?? [:]
+        }
+        XCTAssertEqual(lines.count, 5)
+        XCTAssertEqual(lines.map { $0["code"] as? String }, ["Ok", "InvalidInput", "NoSegment", "Ok", "InvalidInput"])
+        XCTAssertEqual(lines[0]["id"] as? Int, 1)
+        XCTAssertNotNil(lines[3]["route"])
+        XCTAssertTrue(r.stderr.contains("p50"), r.stderr)
+    }
+
+    func testTraceWithOneDetourReroutesOnce() throws {
+        let graph = try SampleGraphFixture.graphPath()
+        let route = try run(["route", "--graph", graph, "--from", "9.5215,47.1410", "--to", "9.4990,47.0660", "--overview", "full"])
+        XCTAssertEqual(route.status, 0)
+        let routeFile = FileManager.default.temporaryDirectory.appendingPathComponent("route-\(getpid()).json")
+        try Data(route.stdout.utf8).write(to: routeFile)
+        let trace = SampleGraphFixture.repositoryRoot.appendingPathComponent("samples/detour-trace.csv").path
+        let r = try run(["trace", "--graph", graph, "--route", routeFile.path, "--trace", trace])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let events = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(events.filter { $0["event"] as? String == "reroute" }.count, 1)
+        XCTAssertEqual(events.filter { $0["event"] as? String == "off-route" }.count, 1)
+        let reroute = try XCTUnwrap(events.first { $0["event"] as? String == "reroute" })
+        XCTAssertEqual((reroute["route"] as? [String: Any])?["code"] as? String, "Ok")
+        XCTAssertEqual(events.last?["reroutes"] as? Int, 1)
+        // Progress before the detour only grows.
+        let along = events.prefix { $0["event"] as? String == "progress" }.compactMap { $0["distanceAlong"] as? Double }
+        XCTAssertEqual(along, along.sorted())
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import RouteQuery
+import TileMath
+import XCTest
+
+/// Routes on the sample graph: CH = Dijkstra, steps add up, geometry matches, error codes.
+final class RouteServiceTests: XCTestCase {
+    static var shared: RoutingData?
+    func data() throws -> RoutingData {
+        if let d = Self.shared { return d }
+        Self.shared = try RoutingData(path: try SampleGraphFixture.graphPath())
+        return Self.shared!
+    }
+
+    /// Random points inside Liechtenstein's road network area.
+    func randomPoints(_ count: Int, seed: UInt64) -> [(lon: Double, lat: Double)] {
+        var rng = FixtureRandom(seed: seed)
+        return (0..<count).map { _ in
+            (9.48 + Double(rng.next() % 10_000) / 10_000 * 0.14, 47.06 + Double(rng.next() % 10_000) / 10_000 * 0.18)
+        }
+    }
+
+    func testCHAndDijkstraAgreeOnDurationAndDistance() throws {
+        let service = try RouteService(data: try data())
+        let points = randomPoints(2000, seed: 11)
+        var compared = 0
+        for i in stride(from: 0, to: points.count - 1, by: 2) {
+            var request = RouteRequest(coordinates: [points[i], points[i + 1]])
+            let ch = try? service.summary(request)
+            request.algorithm = .dijkstra
+            let dijkstra = try? service.summary(request)
+            XCTAssertEqual(ch?.duration, dijkstra?.duration, "\(points[i]) → \(points[i + 1])")
+            if let a = ch, let b = dijkstra {
+                // Equal weights; equal-weight paths may differ by metres.
+                XCTAssertEqual(a.distance, b.distance, accuracy: max(1, a.distance * 0.05))
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(compared, 900)
+    }
+
+    func testStepsAddUpAndGeometryDecodesToTheRoute() throws {
+        let service = try RouteService(data: try data())
+        let points = randomPoints(60, seed: 5)
+        for i in stride(from: 0, to: points.count - 1, by: 2) {
+            var request = RouteRequest(coordinates: [points[i], points[i + 1]])
+            request.steps = true
+            request.overview = .full
+            let response = service.route(request)
+            guard response["code"] as? String == "Ok" else { continue }
+            let route = try XCTUnwrap((response["routes"] as? [[String: Any]])?.first)
+            let leg = try XCTUnwrap((route["legs"] as? [[String: Any]])?.first)
+            let steps = try XCTUnwrap(leg["steps"] as? [[String: Any]])
+            let distance = try XCTUnwrap(route["distance"] as? Double)
+            let stepSum = steps.reduce(0.0) { $0 + ($1["distance"] as? Double ?? 0) }
+            XCTAssertEqual(stepSum, distance, accuracy: 0.1 * Double(steps.count) + 0.1)
+            XCTAssertEqual((steps.first?["maneuver"] as? [String: Any])?["type"] as? String, "depart")
+            XCTAssertEqual((steps.last?["maneuver"] as? [String: Any])?["type"] as? String, "arrive")
+            let shape = try Polyline.decode(try XCTUnwrap(route["geometry"] as? String), precision: 6)
+            let waypoints = try XCTUnwrap(response["waypoints"] as? [[String: Any]])
+            let start = try XCTUnwrap(waypoints.first?["location"] as? [Double]), end = try XCTUnwrap(waypoints.last?["location"] as? [Double])
+            XCTAssertLessThan(haversineMeters(GeoPoint(lon: shape[0].lon, lat: shape[0].lat), GeoPoint(lon: start[0], lat: start[1])), 0.5)
+            XCTAssertLessThan(haversineMeters(GeoPoint(lon: shape.last!.lon, lat: shape.last!.lat), GeoPoint(lon: end[0], lat: end[1])), 0.5)
+            var length = 0.0
+            for (a, b) in zip(shape, shape.dropFirst()) {
+                length += haversineMeters(GeoPoint(lon: a.lon, lat: a.lat), GeoPoint(lon: b.lon, lat: b.lat))
+            }
+            XCTAssertEqual(length, distance, accuracy: max(2, distance * 0.005))
+        }
+    }
+
+    /// Mid-edge snapping: a start and an end on the same long edge give a route of just the piece between.
+    func testRouteAlongOneEdgeUsesThePartialEdge() throws {
+        let d = try data()
+        let service = try RouteService(data: d)
+        // The longest edge drivable both ways.
+        let e = (0..<d.edgeCount).filter { d.edgeFlags[$0] & 3 == 3 }.max { d.edgeLengthCm[$0] < d.edgeLengthCm[$1] }!
+        let r = d.shapeRange(e)
+        let a = (lon: Double(d.shapeLonE7[r.lowerBound]) / 1e7, lat: Double(d.shapeLatE7[r.lowerBound]) / 1e7)
+        let b = (lon: Double(d.shapeLonE7[r.upperBound - 1]) / 1e7, lat: Double(d.shapeLatE7[r.upperBound - 1]) / 1e7)
+        let quarter = (lon: a.lon + (b.lon - a.lon) * 0.25, lat: a.lat + (b.lat - a.lat) * 0.25)
+        let threeQuarters = (lon: a.lon + (b.lon - a.lon) * 0.75, lat: a.lat + (b.lat - a.lat) * 0.75)
+        guard r.count == 2 else { return }   // straight edges only: the points are on the road
+        let s = try service.summary(RouteRequest(coordinates: [quarter, threeQuarters]))
+        XCTAssertEqual(s.distance, Double(d.edgeLengthCm[e]) / 100 / 2, accuracy: 1)
+        let back = try service.summary(RouteRequest(coordinates: [threeQuarters, quarter]))
+        XCTAssertEqual(back.distance, Double(d.edgeLengthCm[e]) / 100 / 2, accuracy: 1)
+    }
+
+    func testErrorCodes() throws {
+        let service = try RouteService(data: try data())
+        func code(_ request: RouteRequest) -> String? { service.route(request)["code"] as? String }
+        XCTAssertEqual(code(RouteRequest(coordinates: [(9.52, 47.14)])), "InvalidInput")
+        XCTAssertEqual(code(RouteRequest(coordinates: [(9.52, 47.14), (200, 47)])), "InvalidInput")
+        XCTAssertEqual(code(RouteRequest(coordinates: [(8.0, 46.0), (9.52, 47.14)])), "NoSegment")
+        var tight = RouteRequest(coordinates: [(9.5300, 47.1300), (9.52, 47.14)])
+        tight.radiuses = [0.5, nil]
+        XCTAssertEqual(code(tight), "NoSegment")
+        // A small island of roads (component > 0) cannot reach the main network: NoRoute.
+        let d = try data()
+        if let island = (0..<d.rankCount).first(where: { d.rankComponent[$0] > 0 }) {
+            let e = Int(d.rankEdgeDirection[island] >> 1)
+            let p = d.shapeRange(e).lowerBound
+            var request = RouteRequest(coordinates: [(Double(d.shapeLonE7[p]) / 1e7, Double(d.shapeLatE7[p]) / 1e7), (9.5215, 47.1410)])
+            request.radiuses = [1, nil]
+            let c = code(request)
+            XCTAssertEqual(c, "NoRoute")
+        }
+        XCTAssertEqual(code(RouteRequest(coordinates: [(9.5215, 47.1410), (9.4990, 47.0660)])), "Ok")
+    }
+
+    func testBearingsPickTheDirection() throws {
+        let service = try RouteService(data: try data())
+        // Heading south and heading north from the same point towards a southern destination.
+        var south = RouteRequest(coordinates: [(9.5215, 47.1410), (9.4990, 47.0660)])
+        south.bearings = [(200, 60), nil]
+        var north = south
+        north.bearings = [(20, 60), nil]
+        let s = try service.summary(south), n = try service.summary(north)
+        XCTAssertLessThanOrEqual(s.duration, n.duration)
+    }
+
+    func testTableMatchesRoutes() throws {
+        let d = try data()
+        let table = try TableService(data: d)
+        let service = try RouteService(data: d)
+        let sources = randomPoints(6, seed: 21), destinations = randomPoints(5, seed: 22)
+        let t = table.table(sources: sources, destinations: destinations, durations: true, distances: true)
+        XCTAssertEqual(t["code"] as? String, "Ok")
+        let durations = try XCTUnwrap(t["durations"] as? [[Any]])
+        for (i, s) in sources.enumerated() {
+            for (j, dst) in destinations.enumerated() {
+                let route = try? service.summary(RouteRequest(coordinates: [s, dst]))
+                XCTAssertEqual(durations[i][j] as? Double, route?.duration, "\(i),\(j)")
+            }
+        }
+    }
+}
