@@ -75,10 +75,12 @@ public enum LocationTrace {
                 continue
             }
             let fields = splitFields(line, separator)
-            let needed = header.values.max()! + 1
+            // Optional columns at the end may be left off a line.
+            let needed = max(header[.time]!, header[.lon]!, header[.lat]!) + 1
             guard fields.count >= needed else { throw fail("expected at least \(needed) fields, found \(fields.count)") }
+            func optional(_ c: Column) -> String? { header[c].flatMap { $0 < fields.count ? fields[$0] : nil } }
             let fix = try makeFix(time: fields[header[.time]!], lon: fields[header[.lon]!], lat: fields[header[.lat]!],
-                                  accuracy: header[.accuracy].map { fields[$0] }, course: header[.course].map { fields[$0] }, fail)
+                                  accuracy: optional(.accuracy), course: optional(.course), fail)
             if let last = fixes.last, fix.time < last.time { throw fail("time \(fields[header[.time]!]) is before the previous fix") }
             fixes.append(fix)
         }

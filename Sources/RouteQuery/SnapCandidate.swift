@@ -65,3 +65,83 @@ public struct SnapCandidate: Equatable, Sendable {
     if difference < 0 { difference += 360 }
     return min(difference, 360 - difference) <= filter.range
 }
+
+// MARK: - Ranking and keeping candidates during a search
+
+/// A segment hit before the offset and bearing are worked out (only for the answer).
+struct SnapHit {
+    var edge: Int
+    /// Global shape index of the segment's first point.
+    var shapeIndex: Int
+    var t: Double
+    var lon: Double
+    var lat: Double
+    var distance: Double
+    var forwardRank: UInt32
+    var backwardRank: UInt32
+    var component: UInt32
+
+    /// Nearer first; equal distances by edge, then segment, so answers never depend on the
+    /// order cells are visited in.
+    @inline(__always) func isBetter(than o: SnapHit) -> Bool {
+        (distance, edge, shapeIndex) < (o.distance, o.edge, o.shapeIndex)
+    }
+}
+
+/// What a search keeps: it offers every edge's nearest hit and asks how far a hit may be and
+/// still matter, which bounds the rings searched.
+protocol SnapCollector {
+    var usefulDistance: Double { get }
+    mutating func offer(_ hit: SnapHit)
+}
+
+/// The nearest hit, plus the nearest on component 0 while the main-component rule could
+/// still choose one.
+struct NearestAndMainCollector: SnapCollector {
+    let limit: Double
+    let radius: Double?
+    let searchMain: Bool
+    var nearest: SnapHit?
+    var main: SnapHit?
+
+    init(limit: Double, radius: Double?, searchMain: Bool) {
+        self.limit = limit
+        self.radius = radius
+        self.searchMain = searchMain
+    }
+
+    var usefulDistance: Double {
+        guard let n = nearest else { return limit }
+        guard searchMain, n.component != 0 else { return n.distance }
+        let reach = Snapper.mainComponentReach(nearestMeters: n.distance, radiusMeters: radius, limit: limit)
+        return max(n.distance, min(main?.distance ?? .infinity, reach))
+    }
+
+    mutating func offer(_ hit: SnapHit) {
+        if nearest.map({ hit.isBetter(than: $0) }) ?? true { nearest = hit }
+        if hit.component == 0, main.map({ hit.isBetter(than: $0) }) ?? true { main = hit }
+    }
+}
+
+/// The `count` nearest edges' hits, nearest first.
+struct NearestEdgesCollector: SnapCollector {
+    let count: Int
+    let limit: Double
+    var hits: [SnapHit] = []
+
+    init(count: Int, limit: Double) {
+        self.count = count
+        self.limit = limit
+        hits.reserveCapacity(min(count, 64) + 1)
+    }
+
+    var usefulDistance: Double { hits.count < count ? limit : hits[hits.count - 1].distance }
+
+    mutating func offer(_ hit: SnapHit) {
+        var i = hits.count
+        while i > 0 && hit.isBetter(than: hits[i - 1]) { i -= 1 }
+        guard i < count else { return }
+        hits.insert(hit, at: i)
+        if hits.count > count { hits.removeLast() }
+    }
+}

@@ -19,8 +19,10 @@ import ToolSupport
 /// `max(1000 m, 3 × nearest distance)` beyond the nearest (and within the 5 km cap). OSRM
 /// returns both phantoms and lets routing pick; `nearestAndMain` gives callers that pair.
 ///
-/// Not thread-safe: a Snapper keeps per-query scratch (an edge stamp array) so a query
-/// allocates nothing. Use one Snapper per thread; they share the mapped file.
+/// Not thread-safe: a Snapper keeps per-query scratch (the set of edges already tested) so a
+/// query allocates nothing once that set has grown to the largest query's size. Use one
+/// Snapper per thread; they share the mapped file. Invalid coordinates (not finite, outside
+/// ±180/±90) snap to nothing: validate them first to report them as such.
 public final class Snapper {
     /// Without a radius, nothing farther than this is a match (the caller reports NoSegment).
     public static let defaultSearchCapMeters = 5_000.0
@@ -42,9 +44,8 @@ public final class Snapper {
     let gridMinLat: Double, gridMinLon: Double, cellDegrees: Double
     let rows: Int, columns: Int
 
-    /// `edgeStamp[e] == stamp` once edge e has been tested in the current query.
-    private let edgeStamp: UnsafeMutableBufferPointer<UInt32>
-    private var stamp: UInt32 = 0
+    /// Edges already tested in the current query (an edge is listed in every cell it crosses).
+    private let tested = EdgeVisitSet()
 
     /// Reads the grid, shape, edge and rank sections once (as views into the mapped file) and
     /// checks their lengths, so a damaged file is refused here rather than read out of bounds.
@@ -70,14 +71,11 @@ public final class Snapper {
         guard cellFirst.count == rows * columns + 1 else { throw bad("grid has \(cellFirst.count) offsets for \(rows * columns) cells") }
         guard edgeShapeFirst.count == edgeCount + 1, edgeLengthCm.count == edgeCount, edgeDirectionRank.count == 2 * edgeCount,
               shapeLatE7.count == shapeLonE7.count else { throw bad("edge and shape sections disagree in length") }
-        edgeStamp = .allocate(capacity: max(1, edgeCount))
-        edgeStamp.initialize(repeating: 0)
     }
 
-    deinit { edgeStamp.deallocate() }
-
-    /// The snapped location, or nil when no usable road lies within `radiusMeters` (or the 5 km
-    /// cap without a radius). `bearing` keeps only travel directions within ±range of it.
+    /// The snapped location, or nil when no usable road lies within `radiusMeters` (the 5 km
+    /// cap when nil; `.infinity` for no limit). `bearing` keeps only travel directions within
+    /// ±range of it (a range of 180 or more keeps all).
     public func snap(lon: Double, lat: Double, radiusMeters: Double? = nil, bearing: (degrees: Double, range: Double)? = nil,
                      preferMainComponent: Bool = true) -> SnapCandidate? {
         guard let pair = nearestAndMain(lon: lon, lat: lat, radiusMeters: radiusMeters, bearing: bearing,
@@ -123,15 +121,16 @@ public final class Snapper {
 
     /// Visits grid cells ring by ring around the query until the collector cannot improve.
     private func search<C: SnapCollector>(_ q: SnapQuery, into collector: inout C) {
-        nextStamp()
+        tested.startQuery()
         let qRow = Int(((q.lat - gridMinLat) / cellDegrees).rounded(.down))
         let qColumn = Int(((q.lon - gridMinLon) / cellDegrees).rounded(.down))
         // Rings nearer than this hold no grid cell at all.
         var k = max(0, -qRow, qRow - (rows - 1), -qColumn, qColumn - (columns - 1))
-        let toGrid = distanceToGrid(q)
         while true {
-            guard let bound = lowerBound(ring: k, q, qRow, qColumn) else { return }
-            if max(bound, toGrid) > min(q.limit, collector.usefulDistance) { return }
+            let stop = min(q.limit, collector.usefulDistance)
+            let perDegreeLon = q.boundMetersPerDegreeLon(within: stop)
+            guard let bound = lowerBound(ring: k, q, qRow, qColumn, perDegreeLon) else { return }
+            if max(bound, distanceToGrid(q, perDegreeLon)) > stop { return }
             let r0 = qRow - k, r1 = qRow + k, c0 = qColumn - k, c1 = qColumn + k
             let cLo = max(0, c0), cHi = min(columns - 1, c1)
             if cLo <= cHi {
@@ -149,20 +148,20 @@ public final class Snapper {
 
     /// A lower bound of the distance from the query to any grid cell in rings ≥ k (the area
     /// outside the square of rings < k), or nil when no grid cell is left there.
-    private func lowerBound(ring k: Int, _ q: SnapQuery, _ qRow: Int, _ qColumn: Int) -> Double? {
+    private func lowerBound(ring k: Int, _ q: SnapQuery, _ qRow: Int, _ qColumn: Int, _ perDegreeLon: Double) -> Double? {
         if k == 0 { return 0 }
         var bound = Double.infinity
         if qRow - k + 1 > 0 { bound = min(bound, (q.lat - (gridMinLat + Double(qRow - k + 1) * cellDegrees)) * q.boundMetersPerDegreeLat) }
         if qRow + k - 1 < rows - 1 { bound = min(bound, (gridMinLat + Double(qRow + k) * cellDegrees - q.lat) * q.boundMetersPerDegreeLat) }
-        if qColumn - k + 1 > 0 { bound = min(bound, (q.lon - (gridMinLon + Double(qColumn - k + 1) * cellDegrees)) * q.boundMetersPerDegreeLon) }
-        if qColumn + k - 1 < columns - 1 { bound = min(bound, (gridMinLon + Double(qColumn + k) * cellDegrees - q.lon) * q.boundMetersPerDegreeLon) }
+        if qColumn - k + 1 > 0 { bound = min(bound, (q.lon - (gridMinLon + Double(qColumn - k + 1) * cellDegrees)) * perDegreeLon) }
+        if qColumn + k - 1 < columns - 1 { bound = min(bound, (gridMinLon + Double(qColumn + k) * cellDegrees - q.lon) * perDegreeLon) }
         return bound == .infinity ? nil : max(0, bound)
     }
 
-    private func distanceToGrid(_ q: SnapQuery) -> Double {
+    private func distanceToGrid(_ q: SnapQuery, _ perDegreeLon: Double) -> Double {
         let maxLat = gridMinLat + Double(rows) * cellDegrees, maxLon = gridMinLon + Double(columns) * cellDegrees
         let dLat = max(0, gridMinLat - q.lat, q.lat - maxLat) * q.boundMetersPerDegreeLat
-        let dLon = max(0, gridMinLon - q.lon, q.lon - maxLon) * q.boundMetersPerDegreeLon
+        let dLon = max(0, gridMinLon - q.lon, q.lon - maxLon) * perDegreeLon
         return (dLat * dLat + dLon * dLon).squareRoot()
     }
 
@@ -171,18 +170,9 @@ public final class Snapper {
         guard first <= end, end <= cellEdges.count else { return }
         for i in first..<end {
             let e = Int(cellEdges[i])
-            guard e < edgeCount, edgeStamp[e] != stamp else { continue }
-            edgeStamp[e] = stamp
+            guard e < edgeCount, tested.insert(UInt32(e)) else { continue }
             if let hit = nearestHit(onEdge: e, q, within: min(q.limit, collector.usefulDistance)) { collector.offer(hit) }
         }
-    }
-
-    private func nextStamp() {
-        if stamp == UInt32.max {
-            edgeStamp.update(repeating: 0)
-            stamp = 0
-        }
-        stamp += 1
     }
 
     /// The nearest point of edge e usable in some direction (after the bearing filter), if
@@ -201,8 +191,9 @@ public final class Snapper {
             let aLat = Double(shapeLatE7[i]) * 1e-7, aLon = Double(shapeLonE7[i]) * 1e-7
             let bLat = Double(shapeLatE7[j]) * 1e-7, bLon = Double(shapeLonE7[j]) * 1e-7
             let (t, squared) = q.projection.closest(aLon: aLon, aLat: aLat, bLon: bLon, bLat: bLat)
-            // The projection is within 1 % of the great circle at these distances.
-            let reach = bestDistance * 1.01 + 1
+            // Projected and great-circle distances differ by under 1 % plus the change of
+            // cos(latitude) over the distance; a segment beyond that margin cannot win.
+            let reach = bestDistance * (1.01 + q.projectionDrift * bestDistance) + 1
             if squared > reach * reach { continue }
             let lon = aLon + t * (bLon - aLon), lat = aLat + t * (bLat - aLat)
             let d = haversineMeters(q.point, GeoPoint(lon: lon, lat: lat))
@@ -284,10 +275,19 @@ struct SnapQuery {
     let limit: Double
     let bearing: (degrees: Double, range: Double)?
     let projection: LocalProjection
-    /// Metres per degree that never overestimate the great-circle distance within `limit`:
-    /// longitude uses the cosine at the latitude farthest from the equator it can reach.
+    /// Metres per degree of latitude, a little under, so it never overestimates a distance.
     let boundMetersPerDegreeLat: Double
-    let boundMetersPerDegreeLon: Double
+    /// Relative error of the local projection per metre from the query: 2 tan(lat) / R.
+    let projectionDrift: Double
+
+    /// Metres per degree of longitude that never overestimate the great-circle distance to a
+    /// point within `d` metres: the cosine at the latitude farthest from the equator it can
+    /// have. Bounded by the current best rather than the radius, so an unlimited radius does
+    /// not make every column look close.
+    func boundMetersPerDegreeLon(within d: Double) -> Double {
+        let reachDegrees = min(90, abs(lat) + min(d, 2e7) / (earthMeanRadiusMeters * Double.pi / 180))
+        return boundMetersPerDegreeLat * max(0, cos(reachDegrees * Double.pi / 180))
+    }
 
     init?(lon: Double, lat: Double, radiusMeters: Double?, bearing: (degrees: Double, range: Double)?) {
         guard lon.isFinite, lat.isFinite, abs(lon) <= 180, abs(lat) <= 90 else { return nil }
@@ -301,88 +301,72 @@ struct SnapQuery {
         // A range of 180° or more lets every direction through: no filter.
         self.bearing = bearing.flatMap { $0.range >= 180 ? nil : $0 }
         projection = LocalProjection(lon: lon, lat: lat)
-        let perDegree = earthMeanRadiusMeters * Double.pi / 180
-        let reachDegrees = min(90, abs(lat) + min(limit, 2e7) / perDegree)
         // 0.999: the sphere's great circles are a hair shorter than these straight-line figures.
-        boundMetersPerDegreeLat = perDegree * 0.999
-        boundMetersPerDegreeLon = perDegree * max(0, cos(reachDegrees * Double.pi / 180)) * 0.999
+        boundMetersPerDegreeLat = earthMeanRadiusMeters * Double.pi / 180 * 0.999
+        projectionDrift = 2 * tan(min(89, abs(lat)) * Double.pi / 180) / earthMeanRadiusMeters
     }
 }
 
-/// A segment hit before the offset and bearing are worked out (only for the answer).
-struct SnapHit {
-    var edge: Int
-    /// Global shape index of the segment's first point.
-    var shapeIndex: Int
-    var t: Double
-    var lon: Double
-    var lat: Double
-    var distance: Double
-    var forwardRank: UInt32
-    var backwardRank: UInt32
-    var component: UInt32
+/// A set of edge ids for one query at a time: open addressing with a query stamp per slot, so
+/// starting a new query clears nothing and memory follows the largest query, not the graph
+/// (an array of stamps per edge would cost 4 bytes × edges for every Snapper).
+final class EdgeVisitSet {
+    private var keys: UnsafeMutableBufferPointer<UInt32>
+    private var stamps: UnsafeMutableBufferPointer<UInt32>
+    private var stamp: UInt32 = 0
+    private var count = 0
+    private var shift: UInt32 = 32 - 10
 
-    /// Nearer first; equal distances by edge, then segment, so answers never depend on the
-    /// order cells are visited in.
-    @inline(__always) func isBetter(than o: SnapHit) -> Bool {
-        (distance, edge, shapeIndex) < (o.distance, o.edge, o.shapeIndex)
-    }
-}
-
-/// What a search keeps: it offers every edge's nearest hit and asks how far a hit may be and
-/// still matter, which bounds the rings searched.
-protocol SnapCollector {
-    var usefulDistance: Double { get }
-    mutating func offer(_ hit: SnapHit)
-}
-
-/// The nearest hit, plus the nearest on component 0 while the main-component rule could
-/// still choose one.
-struct NearestAndMainCollector: SnapCollector {
-    let limit: Double
-    let radius: Double?
-    let searchMain: Bool
-    var nearest: SnapHit?
-    var main: SnapHit?
-
-    init(limit: Double, radius: Double?, searchMain: Bool) {
-        self.limit = limit
-        self.radius = radius
-        self.searchMain = searchMain
+    init() {
+        keys = .allocate(capacity: 1 << 10)
+        keys.initialize(repeating: 0)
+        stamps = .allocate(capacity: 1 << 10)
+        stamps.initialize(repeating: 0)
     }
 
-    var usefulDistance: Double {
-        guard let n = nearest else { return limit }
-        guard searchMain, n.component != 0 else { return n.distance }
-        let reach = Snapper.mainComponentReach(nearestMeters: n.distance, radiusMeters: radius, limit: limit)
-        return max(n.distance, min(main?.distance ?? .infinity, reach))
+    deinit {
+        keys.deallocate()
+        stamps.deallocate()
     }
 
-    mutating func offer(_ hit: SnapHit) {
-        if nearest.map({ hit.isBetter(than: $0) }) ?? true { nearest = hit }
-        if hit.component == 0, main.map({ hit.isBetter(than: $0) }) ?? true { main = hit }
-    }
-}
-
-/// The `count` nearest edges' hits, nearest first.
-struct NearestEdgesCollector: SnapCollector {
-    let count: Int
-    let limit: Double
-    var hits: [SnapHit] = []
-
-    init(count: Int, limit: Double) {
-        self.count = count
-        self.limit = limit
-        hits.reserveCapacity(min(count, 64) + 1)
+    func startQuery() {
+        count = 0
+        if stamp == UInt32.max {
+            stamps.update(repeating: 0)
+            stamp = 0
+        }
+        stamp += 1
     }
 
-    var usefulDistance: Double { hits.count < count ? limit : hits[hits.count - 1].distance }
+    /// Adds e; false when it was already there this query.
+    @inline(__always) func insert(_ e: UInt32) -> Bool {
+        let mask = keys.count - 1
+        // Fibonacci hashing: the top bits of e × 2³²/φ.
+        var i = Int((e &* 0x9E37_79B9) >> shift)
+        while stamps[i] == stamp {
+            if keys[i] == e { return false }
+            i = (i + 1) & mask
+        }
+        keys[i] = e
+        stamps[i] = stamp
+        count += 1
+        if count * 2 > keys.count { grow() }
+        return true
+    }
 
-    mutating func offer(_ hit: SnapHit) {
-        var i = hits.count
-        while i > 0 && hit.isBetter(than: hits[i - 1]) { i -= 1 }
-        guard i < count else { return }
-        hits.insert(hit, at: i)
-        if hits.count > count { hits.removeLast() }
+    /// Doubles the table, keeping this query's entries.
+    private func grow() {
+        let oldKeys = keys, oldStamps = stamps
+        keys = .allocate(capacity: oldKeys.count * 2)
+        keys.initialize(repeating: 0)
+        stamps = .allocate(capacity: oldKeys.count * 2)
+        stamps.initialize(repeating: 0)
+        shift -= 1
+        let current = stamp
+        stamp = 1
+        count = 0
+        for i in 0..<oldKeys.count where oldStamps[i] == current { _ = insert(oldKeys[i]) }
+        oldKeys.deallocate()
+        oldStamps.deallocate()
     }
 }

@@ -40,7 +40,8 @@ enum Coordinates {
 
     static func radiuses(_ text: String) throws -> [Double?] {
         try text.split(separator: ";", omittingEmptySubsequences: false).map { item in
-            if item.isEmpty || item == "unlimited" { return nil }
+            if item.isEmpty { return nil }
+            if item == "unlimited" { return .infinity }
             guard let r = Double(item) else { throw ValidationError("radius '\(item)' is not a number of metres") }
             return r
         }

@@ -1,0 +1,79 @@
+import Foundation
+import OSMPBF
+import Packs
+import RoutingGraph
+import RoutingProfile
+import RoutingTiles
+import TileMath
+
+/// The Liechtenstein sample compiled end to end (PBF → routing pack → unpacked tiles → graph
+/// file) the way `route-graph` does it, once per test process and shared by every test class.
+/// The temporary directory is removed when the process exits.
+enum SampleGraphFixture {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let samplePBF = repositoryRoot.appendingPathComponent("samples/liechtenstein.osm.pbf").path
+    static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offgrid-route-query-\(getpid())")
+
+    private static let lock = NSLock()
+    private static var built: Result<(path: String, file: GraphFile), Error>?
+
+    /// Path of the sample's graph file.
+    static func graphPath() throws -> String { try build().path }
+
+    /// The sample's graph file, mapped once.
+    static func graphFile() throws -> GraphFile { try build().file }
+
+    private static func build() throws -> (path: String, file: GraphFile) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let built { return try built.get() }
+        let result = Result { () throws -> (path: String, file: GraphFile) in
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            atexit { try? FileManager.default.removeItem(at: SampleGraphFixture.directory) }
+            let profile = CarProfile.embeddedDefault
+            let tiles = try RoutingTileBuild(profile: profile, grid: RoutingGrid.standard).run(PBFReader(path: samplePBF), selected: nil)
+            let pack = directory.appendingPathComponent("li.routing.pack").path
+            try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: tiles.dataVersion, profileName: "car",
+                                                                  profileHash: profile.hash, gridDegrees: 0.25,
+                                                                  regionBBox: (9, 47, 10, 48), createdBy: "test"),
+                                        tiles: tiles.tiles, to: pack)
+            let tilesDir = directory.appendingPathComponent("tiles").path
+            _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tilesDir, progress: .silent())
+            let graph = directory.appendingPathComponent("li.chg").path
+            _ = try GraphBuild(profile: profile).run(directories: [tilesDir], output: graph)
+            return (graph, try GraphFile(path: graph))
+        }
+        built = result
+        return try result.get()
+    }
+}
+
+/// SplitMix64: a fixed-seed generator so random test inputs are the same on every run.
+struct FixtureRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in a ..< b.
+    mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(next() >> 11) / Double(1 << 53) }
+}
+
+/// Metres east/north of a point, for building test geometry around it.
+struct TestLocalMetres {
+    let origin: GeoPoint
+    var metersPerDegreeLat: Double { earthMeanRadiusMeters * Double.pi / 180 }
+    var metersPerDegreeLon: Double { metersPerDegreeLat * cos(origin.lat * Double.pi / 180) }
+
+    func point(east: Double, north: Double) -> GeoPoint {
+        GeoPoint(lon: origin.lon + east / metersPerDegreeLon, lat: origin.lat + north / metersPerDegreeLat)
+    }
+    func offset(of p: GeoPoint) -> (east: Double, north: Double) {
+        ((p.lon - origin.lon) * metersPerDegreeLon, (p.lat - origin.lat) * metersPerDegreeLat)
+    }
+}
