@@ -66,16 +66,6 @@ public struct CHGraphView: @unchecked Sendable {
         }
         return nil
     }
-
-    /// The rank whose arcs include arc index `a`.
-    func tail(ofArc a: Int) -> UInt32 {
-        var low = 0, high = nodeCount  // last r with firstOut[r] <= a
-        while high - low > 1 {
-            let mid = (low + high) >> 1
-            if Int(firstOut[mid]) <= a { low = mid } else { high = mid }
-        }
-        return UInt32(low)
-    }
 }
 
 /// Keeps a copy of a `ContractedGraph`'s search arrays at fixed addresses and lends a view.

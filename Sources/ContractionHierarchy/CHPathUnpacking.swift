@@ -9,27 +9,22 @@ extension CHQuery {
         guard best != UInt64.max else { return nil }
         var nodes: [UInt32] = []
         // Forward tree: meet back to the source, arcs stored at their lower (tail) end.
-        var upwardArcs: [Int] = []
+        let forward = forwardState.buffers.label, backward = backwardState.buffers.label
+        var upward: [(from: UInt32, to: UInt32, middle: UInt32)] = []
         var v = meet
-        while true {
-            let a = forwardState.buffers.parentArc[Int(v)]
-            if a == UpwardSearchBuffers.noArc { break }
-            upwardArcs.append(Int(a))
-            v = graph.tail(ofArc: Int(a))
+        while forward[Int(v)].parentArc != UpwardSearchBuffers.noArc {
+            let label = forward[Int(v)]
+            upward.append((label.parentNode, v, graph.middle[Int(label.parentArc)]))
+            v = label.parentNode
         }
         nodes.append(v)
-        for a in upwardArcs.reversed() {
-            // Arc a runs tail(a) → head(a) forward.
-            unpack(from: graph.tail(ofArc: Int(a)), to: graph.head[a], middle: graph.middle[a], into: &nodes)
-        }
-        // Backward tree: meet down to the target; arc a at x (lower) with head y means y → x.
+        for arc in upward.reversed() { unpack(from: arc.from, to: arc.to, middle: arc.middle, into: &nodes) }
+        // Backward tree: meet down to the target; the arc from parent x (lower) up to y means y → x.
         v = meet
-        while true {
-            let a = backwardState.buffers.parentArc[Int(v)]
-            if a == UpwardSearchBuffers.noArc { break }
-            let x = graph.tail(ofArc: Int(a))
-            unpack(from: v, to: x, middle: graph.middle[Int(a)], into: &nodes)
-            v = x
+        while backward[Int(v)].parentArc != UpwardSearchBuffers.noArc {
+            let label = backward[Int(v)]
+            unpack(from: v, to: label.parentNode, middle: graph.middle[Int(label.parentArc)], into: &nodes)
+            v = label.parentNode
         }
         return (best, nodes)
     }

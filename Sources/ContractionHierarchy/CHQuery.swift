@@ -115,28 +115,32 @@ final class UpwardSearchState {
         self.nodeCount = nodeCount
         let n = max(1, nodeCount)
         heapStorage = IndexedHeap.Storage(capacity: n)
-        let reached = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
-        reached.initialize(repeating: 0, count: n)
-        buffers = UpwardSearchBuffers(distance: .allocate(capacity: n), parentArc: .allocate(capacity: n),
-                                      reached: reached, heap: heapStorage.heap)
+        let label = UnsafeMutablePointer<SearchLabel>.allocate(capacity: n)
+        label.initialize(repeating: SearchLabel(), count: n)
+        buffers = UpwardSearchBuffers(label: label, heap: heapStorage.heap)
     }
 
-    func resetStamps() { buffers.reached.update(repeating: 0, count: max(1, nodeCount)) }
+    func resetStamps() { buffers.label.update(repeating: SearchLabel(), count: max(1, nodeCount)) }
 
-    deinit {
-        buffers.distance.deallocate(); buffers.parentArc.deallocate(); buffers.reached.deallocate()
-    }
+    deinit { buffers.label.deallocate() }
+}
+
+/// What a search knows about one node, in one record so that a relaxation touches one cache
+/// line. Valid only when `stamp` is the current query's.
+struct SearchLabel {
+    var distance: UInt64 = 0
+    var stamp: UInt32 = 0
+    /// Index of the arc the node was reached by, `UpwardSearchBuffers.noArc` for a start node.
+    var parentArc: UInt32 = 0
+    /// The node that arc came from.
+    var parentNode: UInt32 = 0
 }
 
 /// Non-owning pointers to one direction's search state, copied into locals by the query loops.
 struct UpwardSearchBuffers {
     static let noArc = UInt32.max
 
-    let distance: UnsafeMutablePointer<UInt64>
-    /// Index of the upward arc the node was reached by, `noArc` for a start node.
-    let parentArc: UnsafeMutablePointer<UInt32>
-    /// The stamp of the query that last reached the node: distance/parentArc are valid iff equal.
-    let reached: UnsafeMutablePointer<UInt32>
+    let label: UnsafeMutablePointer<SearchLabel>
     var heap: IndexedHeap
 
     /// Queues the start nodes at their offsets (the smallest offset when a node repeats).
@@ -145,11 +149,11 @@ struct UpwardSearchBuffers {
         for end in ends {
             precondition(Int(end.node) < nodeCount, "query node \(end.node) is not below \(nodeCount)")
             let v = Int(end.node), d = UInt64(end.offset)
-            if reached[v] != q {
-                reached[v] = q; distance[v] = d; parentArc[v] = UpwardSearchBuffers.noArc
+            if label[v].stamp != q {
+                label[v] = SearchLabel(distance: d, stamp: q, parentArc: UpwardSearchBuffers.noArc, parentNode: end.node)
                 heap.push(end.node, key: d)
-            } else if d < distance[v] {
-                distance[v] = d
+            } else if d < label[v].distance {
+                label[v].distance = d
                 heap.decrease(end.node, to: d)
             }
         }
@@ -163,25 +167,26 @@ struct UpwardSearchBuffers {
                              stallBit: UInt8, best: inout UInt64, meet: inout UInt32) {
         let (v, d) = heap.popMin()
         let vi = Int(v)
-        if other.reached[vi] == q {
-            let total = d &+ other.distance[vi]
+        let there = other.label[vi]
+        if there.stamp == q {
+            let total = d &+ there.distance
             if total < best { best = total; meet = v }
         }
         let begin = Int(g.firstOut[vi]), end = Int(g.firstOut[vi &+ 1])
-        if isStalled(v: vi, d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) { return }
-        relax(d: d, arcs: begin..<end, graph: g, stamp: q, bit: bit, bound: best)
+        if isStalled(d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) { return }
+        relax(v, d: d, arcs: begin..<end, graph: g, stamp: q, bit: bit, bound: best)
     }
 
     /// Stall-on-demand: an arc x → v (in search direction) from a higher node x with
     /// `d(x) + w < d(v)` proves that v's label is not a shortest distance, so nothing it
     /// reaches can be on a shortest up-down path through v.
     @inline(__always)
-    func isStalled(v: Int, d: UInt64, arcs: Range<Int>, graph g: CHGraphView, stamp q: UInt32, stallBit: UInt8) -> Bool {
+    func isStalled(d: UInt64, arcs: Range<Int>, graph g: CHGraphView, stamp q: UInt32, stallBit: UInt8) -> Bool {
         var a = arcs.lowerBound
         while a < arcs.upperBound {
             if g.direction[a] & stallBit != 0 {
-                let x = Int(g.head[a])
-                if reached[x] == q && distance[x] &+ UInt64(g.weight[a]) < d { return true }
+                let x = label[Int(g.head[a])]
+                if x.stamp == q && x.distance &+ UInt64(g.weight[a]) < d { return true }
             }
             a &+= 1
         }
@@ -189,19 +194,21 @@ struct UpwardSearchBuffers {
     }
 
     @inline(__always)
-    mutating func relax(d: UInt64, arcs: Range<Int>, graph g: CHGraphView, stamp q: UInt32, bit: UInt8, bound: UInt64) {
+    mutating func relax(_ v: UInt32, d: UInt64, arcs: Range<Int>, graph g: CHGraphView, stamp q: UInt32, bit: UInt8,
+                        bound: UInt64) {
         var a = arcs.lowerBound
         while a < arcs.upperBound {
             if g.direction[a] & bit != 0 {
-                let y = g.head[a]
-                let yi = Int(y)
                 let nd = d &+ UInt64(g.weight[a])
                 if nd < bound {
-                    if reached[yi] != q {
-                        reached[yi] = q; distance[yi] = nd; parentArc[yi] = UInt32(truncatingIfNeeded: a)
+                    let y = g.head[a]
+                    let arc = UInt32(truncatingIfNeeded: a)
+                    let old = label[Int(y)]
+                    if old.stamp != q {
+                        label[Int(y)] = SearchLabel(distance: nd, stamp: q, parentArc: arc, parentNode: v)
                         heap.push(y, key: nd)
-                    } else if nd < distance[yi] && heap.contains(y) {
-                        distance[yi] = nd; parentArc[yi] = UInt32(truncatingIfNeeded: a)
+                    } else if nd < old.distance && heap.contains(y) {
+                        label[Int(y)] = SearchLabel(distance: nd, stamp: q, parentArc: arc, parentNode: v)
                         heap.decrease(y, to: nd)
                     }
                 }

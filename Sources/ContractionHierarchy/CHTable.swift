@@ -60,9 +60,9 @@ extension CHQuery {
             let (v, d) = search.heap.popMin()
             let vi = Int(v)
             let begin = Int(g.firstOut[vi]), end = Int(g.firstOut[vi + 1])
-            if search.isStalled(v: vi, d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) { continue }
+            if search.isStalled(d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) { continue }
             visit(v, d)
-            search.relax(d: d, arcs: begin..<end, graph: g, stamp: q, bit: bit, bound: UInt64.max)
+            search.relax(v, d: d, arcs: begin..<end, graph: g, stamp: q, bit: bit, bound: UInt64.max)
         }
     }
 }

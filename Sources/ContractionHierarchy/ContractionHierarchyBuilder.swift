@@ -34,6 +34,10 @@ final class ContractionRun {
     let key: UnsafeMutablePointer<UInt64>
     /// Per node: the level term of the priority.
     let level: UnsafeMutablePointer<UInt32>
+    /// Per node: the quotient terms of the priority from its last (simulated) contraction.
+    let quotients: UnsafeMutablePointer<UInt32>
+    /// Per node: 1 when a neighbour was contracted since `quotients` was computed.
+    let dirty: UnsafeMutablePointer<UInt8>
     /// Per node: 1 while the node is being contracted in the current round.
     let excluded: UnsafeMutablePointer<UInt8>
     /// Scratch for the independent-set selection.
@@ -47,6 +51,18 @@ final class ContractionRun {
     var collector = UpwardArcCollector()
     var rounds = 0
     var deferrals = 0
+    /// Seconds spent per phase of the rounds (for the build log): selection, witness searches,
+    /// applying contractions, priority updates.
+    var phaseSeconds = [Double](repeating: 0, count: 4)
+    private let clock = ContinuousClock()
+    private var phaseStart = ContinuousClock.now
+
+    private func endPhase(_ phase: Int) {
+        let now = clock.now
+        let elapsed = now - phaseStart
+        phaseSeconds[phase] += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        phaseStart = now
+    }
 
     init(nodeCount: Int, arcs: ArcList, options: ContractionOptions,
          progress: ((_ contracted: Int, _ total: Int) -> Void)?) {
@@ -60,6 +76,8 @@ final class ContractionRun {
         key = .allocate(capacity: n); key.initialize(repeating: 0, count: n)
         level = .allocate(capacity: n); level.initialize(repeating: 0, count: n)
         excluded = .allocate(capacity: n); excluded.initialize(repeating: 0, count: n)
+        quotients = .allocate(capacity: n); quotients.initialize(repeating: 0, count: n)
+        dirty = .allocate(capacity: n); dirty.initialize(repeating: 0, count: n)
         oneHopMinimum = .allocate(capacity: n); oneHopMinimum.initialize(repeating: 0, count: n)
         touchedMark = .allocate(capacity: n); touchedMark.initialize(repeating: 0, count: n)
         rankOfNode = [UInt32](repeating: UInt32.max, count: nodeCount)
@@ -67,6 +85,7 @@ final class ContractionRun {
 
     deinit {
         key.deallocate(); level.deallocate(); excluded.deallocate()
+        quotients.deallocate(); dirty.deallocate()
         oneHopMinimum.deallocate(); touchedMark.deallocate()
     }
 
@@ -98,7 +117,9 @@ final class ContractionRun {
             }
         }
         log("searches \(searches.map(\.searchCount).reduce(0, +)), settled \(searches.map(\.settledCount).reduce(0, +)), limit hits \(searches.map(\.limitHits).reduce(0, +)), settled by real contraction \(searches.map(\.realSettled).reduce(0, +))")
+        log("round phases (s): selection \(phaseSeconds[0]), contraction searches \(phaseSeconds[1]), applying \(phaseSeconds[2]), priority updates \(phaseSeconds[3])")
         log("after \(rounds) rounds: \(remaining.count) left, \(graph.arcCount) arcs among them")
+        updatePriorities(of: remaining.filter { dirty[Int($0)] != 0 })
         contractSequentially(remaining)
         progress?(nextRank, nodeCount)
         log("contracted; \(collector.arcCount) upward arcs, \(deferrals) deferrals")
@@ -110,8 +131,12 @@ final class ContractionRun {
     /// One parallel round; returns how many nodes it contracted.
     func contractRound(_ remaining: inout [UInt32], lazy: Bool) -> Int {
         rounds += 1
-        let chosen = NodeOrdering.localMinima(remaining: remaining, key: key, oneHopMinimum: oneHopMinimum,
+        phaseStart = clock.now
+        var chosen = NodeOrdering.localMinima(remaining: remaining, key: key, oneHopMinimum: oneHopMinimum,
                                               graph: graph, threads: options.threads)
+        endPhase(0)
+        if options.lazyNeighbourUpdates { chosen = refreshDirty(chosen) }
+        endPhase(3)
         for v in chosen { excluded[Int(v)] = 1 }
         for list in lists { list.removeAll() }
         let count = chosen.count
@@ -119,9 +144,11 @@ final class ContractionRun {
         var first = [Int](repeating: 0, count: count)
         var end = [Int](repeating: 0, count: count)
         var deferredKey = [UInt64](repeating: 0, count: count)  // 0: contract now
+        var freshQuotients = [UInt32](repeating: 0, count: count)
         owner.withUnsafeMutableBufferPointer { owner in
         first.withUnsafeMutableBufferPointer { first in
         end.withUnsafeMutableBufferPointer { end in
+        freshQuotients.withUnsafeMutableBufferPointer { freshQuotients in
         deferredKey.withUnsafeMutableBufferPointer { deferredKey in
             ParallelWork.forEachChunk(count: count, threads: options.threads, chunkSize: 256) { worker, range in
                 let search = searches[worker], list = lists[worker]
@@ -135,14 +162,16 @@ final class ContractionRun {
                     guard lazy else { continue }
                     // Lazy update: the real contraction re-evaluates the priority; a node that
                     // is no longer the smallest around it waits for a later round.
-                    let fresh = NodeOrdering.key(priority: NodeOrdering.priority(estimate, level: level[v]), node: v)
+                    freshQuotients[i] = NodeOrdering.quotients(estimate)
+                    let fresh = NodeOrdering.key(priority: NodeOrdering.priority(quotients: freshQuotients[i], level: level[v]), node: v)
                     if fresh > key[v] && fresh > NodeOrdering.smallestKeyAround(v, key: key, graph: graph) {
                         deferredKey[i] = fresh
                     }
                 }
             }
-        }}}}
+        }}}}}
         for v in chosen { excluded[Int(v)] = 0 }
+        endPhase(1)
 
         beginTouching()
         var contracted = 0
@@ -150,14 +179,25 @@ final class ContractionRun {
             let v = Int(chosen[i])
             if deferredKey[i] != 0 {
                 key[v] = deferredKey[i]
+                quotients[v] = freshQuotients[i]
                 deferrals += 1
                 continue
             }
             contract(v, shortcuts: lists[owner[i]], first[i]..<end[i])
             contracted += 1
         }
-        updatePriorities(of: touched)
+        endPhase(2)
+        if options.lazyNeighbourUpdates {
+            for x in touched {
+                let v = Int(x)
+                dirty[v] = 1
+                key[v] = NodeOrdering.key(priority: NodeOrdering.priority(quotients: quotients[v], level: level[v]), node: v)
+            }
+        } else {
+            updatePriorities(of: touched)
+        }
         if contracted > 0 { remaining.removeAll { rankOfNode[Int($0)] != UInt32.max } }
+        endPhase(3)
         return contracted
     }
 
@@ -201,6 +241,47 @@ final class ContractionRun {
         }
     }
 
+    /// Re-simulates the dirty nodes among `chosen` and returns `chosen` without those whose
+    /// fresh key rose above the smallest key within two hops (measured before any update).
+    func refreshDirty(_ chosen: [UInt32]) -> [UInt32] {
+        let stale = chosen.filter { dirty[Int($0)] != 0 }
+        if stale.isEmpty { return chosen }
+        var bar = [UInt64](repeating: 0, count: stale.count)
+        var fresh = [UInt64](repeating: 0, count: stale.count)
+        var freshQuotients = [UInt32](repeating: 0, count: stale.count)
+        bar.withUnsafeMutableBufferPointer { bar in
+        fresh.withUnsafeMutableBufferPointer { fresh in
+        freshQuotients.withUnsafeMutableBufferPointer { freshQuotients in
+            ParallelWork.forEachChunk(count: stale.count, threads: options.threads, chunkSize: 256) { worker, range in
+                for i in range {
+                    let v = Int(stale[i])
+                    bar[i] = NodeOrdering.smallestKeyAround(v, key: key, graph: graph)
+                    let estimate = searches[worker].contract(node: v, graph: graph, excluded: excluded,
+                                                             settleLimit: options.simulationSettleLimit, collectInto: nil)
+                    freshQuotients[i] = NodeOrdering.quotients(estimate)
+                    fresh[i] = NodeOrdering.key(priority: NodeOrdering.priority(quotients: freshQuotients[i], level: level[v]), node: v)
+                }
+            }
+        }}}
+        var putBack = 0
+        for (i, x) in stale.enumerated() {
+            let v = Int(x)
+            let old = key[v]
+            key[v] = fresh[i]
+            quotients[v] = freshQuotients[i]
+            dirty[v] = 0
+            if fresh[i] > old && fresh[i] > bar[i] {
+                excluded[v] = 2  // marks "put back" for the filter below
+                putBack += 1
+            }
+        }
+        if putBack == 0 { return chosen }
+        deferrals += putBack
+        let kept = chosen.filter { excluded[Int($0)] != 2 }
+        for x in stale { excluded[Int(x)] = 0 }
+        return kept
+    }
+
     /// Recomputes the keys of `nodes` by simulated contraction, in parallel.
     func updatePriorities(of nodes: [UInt32]) {
         nodes.withUnsafeBufferPointer { nodes in
@@ -210,7 +291,9 @@ final class ContractionRun {
                     let v = Int(nodes[i])
                     let estimate = search.contract(node: v, graph: graph, excluded: excluded,
                                                    settleLimit: options.simulationSettleLimit, collectInto: nil)
-                    key[v] = NodeOrdering.key(priority: NodeOrdering.priority(estimate, level: level[v]), node: v)
+                    quotients[v] = NodeOrdering.quotients(estimate)
+                    dirty[v] = 0
+                    key[v] = NodeOrdering.key(priority: NodeOrdering.priority(quotients: quotients[v], level: level[v]), node: v)
                 }
             }
         }

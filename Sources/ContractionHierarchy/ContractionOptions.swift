@@ -14,6 +14,11 @@ public struct ContractionOptions: Sendable {
     /// result and put it back if it is no longer minimal around it (the lazy update of
     /// Geisberger et al., applied to a whole round at once).
     public var lazyReevaluation: Bool
+    /// After a round, only refresh the level term of the touched neighbours' priorities and mark
+    /// them dirty; a dirty node is re-simulated when it is next chosen, and put back if its
+    /// priority rose above its surroundings. Saves most simulations (see docs/CH.md); when
+    /// false, every touched neighbour is re-simulated after every round.
+    public var lazyNeighbourUpdates: Bool
     /// Once fewer nodes than this remain, contract them one at a time from a priority queue with
     /// lazy updates: independent sets in a small dense core are tiny, and rounds would be wasted.
     public var sequentialTail: Int
@@ -24,12 +29,14 @@ public struct ContractionOptions: Sendable {
                 witnessSettleLimit: Int = 500,
                 simulationSettleLimit: Int = 100,
                 lazyReevaluation: Bool = true,
+                lazyNeighbourUpdates: Bool = false,
                 sequentialTail: Int = 2_000,
                 log: (@Sendable (String) -> Void)? = nil) {
         self.threads = max(1, threads)
         self.witnessSettleLimit = max(1, witnessSettleLimit)
         self.simulationSettleLimit = max(1, simulationSettleLimit)
         self.lazyReevaluation = lazyReevaluation
+        self.lazyNeighbourUpdates = lazyNeighbourUpdates
         self.sequentialTail = max(0, sequentialTail)
         self.log = log
     }

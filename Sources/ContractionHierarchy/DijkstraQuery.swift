@@ -69,9 +69,8 @@ public final class DijkstraQuery {
         let search = state.buffers
         var nodes: [UInt32] = [end]
         var v = end
-        // parentArc holds the parent node here (the arc is implied by the smallest weight).
-        while search.parentArc[Int(v)] != UpwardSearchBuffers.noArc {
-            v = search.parentArc[Int(v)]
+        while search.label[Int(v)].parentArc != UpwardSearchBuffers.noArc {
+            v = search.label[Int(v)].parentNode
             nodes.append(v)
         }
         return (best, nodes.reversed())
@@ -116,11 +115,12 @@ public final class DijkstraQuery {
                 let yi = Int(y)
                 let nd = d + UInt64(weight[a])
                 if nd >= best { continue }
-                if search.reached[yi] != q {
-                    search.reached[yi] = q; search.distance[yi] = nd; search.parentArc[yi] = v
+                let old = search.label[yi]
+                if old.stamp != q {
+                    search.label[yi] = SearchLabel(distance: nd, stamp: q, parentArc: UInt32(a), parentNode: v)
                     search.heap.push(y, key: nd)
-                } else if nd < search.distance[yi] && search.heap.contains(y) {
-                    search.distance[yi] = nd; search.parentArc[yi] = v
+                } else if nd < old.distance && search.heap.contains(y) {
+                    search.label[yi] = SearchLabel(distance: nd, stamp: q, parentArc: UInt32(a), parentNode: v)
                     search.heap.decrease(y, to: nd)
                 }
             }

@@ -6,12 +6,15 @@ public struct BatchRunner {
     let data: RoutingData
     let defaults: RouteRequest
     let full: Bool
+    let durationOnly: Bool
     let threads: Int
 
-    public init(data: RoutingData, defaults: RouteRequest, full: Bool, threads: Int) {
+    /// `durationOnly`: answer with the travel time alone (a CH distance query, no path unpacking).
+    public init(data: RoutingData, defaults: RouteRequest, full: Bool, durationOnly: Bool = false, threads: Int) {
         self.data = data
         self.defaults = defaults
         self.full = full
+        self.durationOnly = durationOnly
         self.threads = max(1, threads)
     }
 
@@ -100,6 +103,9 @@ public struct BatchRunner {
                 }
                 route.removeValue(forKey: "code")
                 return reply(["code": "Ok", "distance_m": first["distance"] ?? 0, "duration_s": first["duration"] ?? 0, "route": route])
+            }
+            if durationOnly {
+                return reply(["code": "Ok", "duration_s": round1(try service.duration(request))])
             }
             let s = try service.summary(request)
             return reply(["code": "Ok", "distance_m": round1(s.distance), "duration_s": round1(s.duration)])

@@ -59,6 +59,20 @@ public final class RouteService {
         return (duration, distance, duration)
     }
 
+    /// Travel time (s) alone: CH distance queries between the waypoints, no path.
+    public func duration(_ request: RouteRequest) throws -> Double {
+        if let problem = request.validationProblem() { throw Failure(code: "InvalidInput", message: problem) }
+        let ps = try phantoms(request)
+        var total: UInt64 = 0
+        for (a, b) in zip(ps, ps.dropFirst()) {
+            guard let w = search.weight(from: a, to: b, algorithm: request.algorithm) else {
+                throw Failure(code: "NoRoute", message: "Impossible route between points")
+            }
+            total += w
+        }
+        return Double(total) / 10
+    }
+
     /// The full OSRM route response.
     public func route(_ request: RouteRequest) -> [String: Any] {
         do {

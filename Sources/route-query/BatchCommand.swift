@@ -20,6 +20,7 @@ struct BatchCommand: ParsableCommand {
     @OptionGroup var graph: GraphOptions
     @OptionGroup var options: RouteOptions
     @Flag(help: "Include the full route in every answer.") var full = false
+    @Flag(help: "Answer with the travel time only (no path: the fastest kind of query).") var durationOnly = false
     @Flag(help: "Latency percentiles and throughput on stderr.") var stats = false
     @Option(help: "Worker threads (default: the number of cores).") var threads: Int?
 
@@ -28,7 +29,7 @@ struct BatchCommand: ParsableCommand {
         var defaults = RouteRequest(coordinates: [])
         defaults.algorithm = graph.algorithm
         try options.apply(to: &defaults)
-        let runner = BatchRunner(data: data, defaults: defaults, full: full,
+        let runner = BatchRunner(data: data, defaults: defaults, full: full, durationOnly: durationOnly,
                                  threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
         let report = try runner.run(input: FileHandle.standardInput, output: FileHandle.standardOutput)
         if stats { StdIO.err(report.text + "\n") }

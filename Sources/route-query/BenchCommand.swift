@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import RouteQuery
+import ToolSupport
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure query latencies on a graph (JSON on stdout): what bench/route-query reports.",
+        discussion: "Example:\n  route-query bench --graph out/liechtenstein.chg --queries 10000")
+
+    @Option(help: "The graph file written by route-graph.") var graph: String
+    @Option(help: "Random queries per measurement.") var queries = 10_000
+    @Option(help: "Seed of the random queries.") var seed: UInt64 = 1
+
+    func run() throws {
+        // Time to first answer: open (map) the graph, snap two points, route with steps.
+        let t0 = ProgressReporter.monotonicNanoseconds()
+        let data = try RoutingData(path: graph)
+        let service = try RouteService(data: data)
+        var bench = QueryBenchmark(data: data, queries: queries, seed: seed)
+        let first = bench.firstAnswer(service)
+        let firstMillis = Double(ProgressReporter.monotonicNanoseconds() - t0) / 1e6
+        var out = try bench.run()
+        out["firstAnswerMillis"] = (firstMillis * 100).rounded() / 100
+        out["firstAnswerCode"] = first
+        out["graph"] = graph
+        JSONOutput.printStdout(out)
+    }
+}
