@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "tilepack-unpack", targets: ["tilepack-unpack"]),
         .executable(name: "route-graph", targets: ["route-graph"]),
         .executable(name: "route-query", targets: ["route-query"]),
+        .executable(name: "tilestore", targets: ["tilestore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,16 +39,23 @@ let package = Package(
         .target(name: "RoutingGraph", dependencies: ["BinaryIO", "TileMath", "RoutingTiles", "RoutingProfile",
                                                      "Packs", "ContractionHierarchy", "ToolSupport"]),
 
+        // Map tiles: MBTiles/PMTiles sources, tile covers, map packs by zoom band, style packs, the store.
+        .target(name: "TileSources", dependencies: ["CSQLite", "CZlib", "BinaryIO", "ToolSupport"]),
+        .target(name: "MapPacks", dependencies: ["TileMath", "TileSources", "BinaryIO", "ToolSupport"]),
+        .target(name: "StylePacks", dependencies: ["BinaryIO", "ToolSupport"]),
+        .target(name: "TileStore", dependencies: ["CSQLite", "MapPacks", "StylePacks", "Packs", "BinaryIO", "ToolSupport"]),
         .target(name: "RouteQuery", dependencies: ["RoutingGraph", "ContractionHierarchy", "TileMath", "ToolSupport"]),
 
         // Thin executables.
         .executableTarget(name: "tilepack-build", dependencies: [
-            "OSMPBF", "RoutingTiles", "RoutingProfile", "Packs", "TileMath", "ToolSupport",
+            "OSMPBF", "RoutingTiles", "RoutingProfile", "Packs", "TileMath", "ToolSupport", "MapPacks", "TileSources", "StylePacks",
             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "route-graph", dependencies: [
             "RoutingGraph", "RoutingProfile", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "route-query", dependencies: [
             "RouteQuery", "RoutingGraph", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "tilestore", dependencies: [
+            "TileStore", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilepack-unpack", dependencies: [
             "Packs", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
@@ -62,6 +70,10 @@ let package = Package(
                                                              "OSMPBF", "RoutingProfile", "TileMath"]),
         .testTarget(name: "RouteQueryTests", dependencies: ["RouteQuery", "RoutingGraph", "ContractionHierarchy", "RoutingTiles",
                                                            "Packs", "OSMPBF", "RoutingProfile", "TileMath"]),
+        .testTarget(name: "TileSourcesTests", dependencies: ["TileSources", "BinaryIO"]),
+        .testTarget(name: "MapPacksTests", dependencies: ["MapPacks", "TileSources", "TileMath", "BinaryIO"]),
+        .testTarget(name: "StylePacksTests", dependencies: ["StylePacks", "BinaryIO"]),
+        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "MapPacks", "StylePacks", "Packs", "BinaryIO"]),
         .testTarget(name: "PacksTests", dependencies: ["Packs", "BinaryIO", "ToolSupport"]),
     ]
 )

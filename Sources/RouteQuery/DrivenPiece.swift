@@ -19,38 +19,46 @@ extension RoutingData {
     /// Points and length of edge e between two shares of its length, in travel direction d.
     func piece(edge e: Int, direction d: Int, from a: Double, to b: Double, seconds: Double) -> DrivenPiece {
         let r = shapeRange(e)
+        let meters = Double(edgeLengthCm[e]) / 100 * max(0, b - a)
         var lat: [Double] = [], lon: [Double] = []
         lat.reserveCapacity(r.count)
         lon.reserveCapacity(r.count)
-        // Cumulative distances along the shape (in travel order).
-        let indexes: [Int] = d == 0 ? Array(r) : Array(r.reversed())
-        var cumulative = [0.0]
-        for i in 1..<indexes.count {
-            let p = GeoPoint(lon: Double(shapeLonE7[indexes[i - 1]]) / 1e7, lat: Double(shapeLatE7[indexes[i - 1]]) / 1e7)
-            let q = GeoPoint(lon: Double(shapeLonE7[indexes[i]]) / 1e7, lat: Double(shapeLatE7[indexes[i]]) / 1e7)
-            cumulative.append(cumulative[i - 1] + haversineMeters(p, q))
+        @inline(__always) func at(_ k: Int) -> Int { d == 0 ? r.lowerBound + k : r.upperBound - 1 - k }
+        if a <= 0 && b >= 1 {
+            // A whole edge, the common case: its shape as stored, no measuring.
+            for k in 0..<r.count {
+                lat.append(Double(shapeLatE7[at(k)]) / 1e7)
+                lon.append(Double(shapeLonE7[at(k)]) / 1e7)
+            }
+            return DrivenPiece(edge: e, direction: d, fromShare: a, toShare: b, seconds: seconds, meters: meters, lat: lat, lon: lon)
         }
-        let total = cumulative.last ?? 0
+        // Part of an edge: walk the shape measuring, and cut at the shares.
+        var cumulative = [Double](repeating: 0, count: r.count)
+        for k in 1..<r.count {
+            let p = GeoPoint(lon: Double(shapeLonE7[at(k - 1)]) / 1e7, lat: Double(shapeLatE7[at(k - 1)]) / 1e7)
+            let q = GeoPoint(lon: Double(shapeLonE7[at(k)]) / 1e7, lat: Double(shapeLatE7[at(k)]) / 1e7)
+            cumulative[k] = cumulative[k - 1] + haversineMeters(p, q)
+        }
+        let total = cumulative[r.count - 1]
         let startM = a * total, endM = b * total
         func point(at m: Double) -> (Double, Double) {
-            var i = 1
-            while i < cumulative.count - 1 && cumulative[i] < m { i += 1 }
-            let span = cumulative[i] - cumulative[i - 1]
-            let t = span > 0 ? max(0, min(1, (m - cumulative[i - 1]) / span)) : 0
-            let la = Double(shapeLatE7[indexes[i - 1]]) / 1e7, lo = Double(shapeLonE7[indexes[i - 1]]) / 1e7
-            let lb = Double(shapeLatE7[indexes[i]]) / 1e7, lob = Double(shapeLonE7[indexes[i]]) / 1e7
+            var k = 1
+            while k < r.count - 1 && cumulative[k] < m { k += 1 }
+            let span = cumulative[k] - cumulative[k - 1]
+            let t = span > 0 ? max(0, min(1, (m - cumulative[k - 1]) / span)) : 0
+            let la = Double(shapeLatE7[at(k - 1)]) / 1e7, lo = Double(shapeLonE7[at(k - 1)]) / 1e7
+            let lb = Double(shapeLatE7[at(k)]) / 1e7, lob = Double(shapeLonE7[at(k)]) / 1e7
             return (la + (lb - la) * t, lo + (lob - lo) * t)
         }
         let (sLat, sLon) = point(at: startM)
         lat.append(sLat); lon.append(sLon)
-        for i in 1..<(indexes.count - 1) where cumulative[i] > startM && cumulative[i] < endM {
-            lat.append(Double(shapeLatE7[indexes[i]]) / 1e7)
-            lon.append(Double(shapeLonE7[indexes[i]]) / 1e7)
+        for k in 1..<max(1, r.count - 1) where cumulative[k] > startM && cumulative[k] < endM {
+            lat.append(Double(shapeLatE7[at(k)]) / 1e7)
+            lon.append(Double(shapeLonE7[at(k)]) / 1e7)
         }
         let (eLat, eLon) = point(at: endM)
         lat.append(eLat); lon.append(eLon)
         // The tiles' lengths are the reference for distances; the shape sum matches them to the centimetre.
-        let meters = Double(edgeLengthCm[e]) / 100 * max(0, b - a)
         return DrivenPiece(edge: e, direction: d, fromShare: a, toShare: b, seconds: seconds, meters: meters, lat: lat, lon: lon)
     }
 
