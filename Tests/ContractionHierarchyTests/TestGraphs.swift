@@ -14,8 +14,8 @@ enum TestGraphs {
     /// on every 40th line with a junction at every 5th crossing only, streets cut into chains of
     /// shape nodes, and oneway residential streets. Weights are travel times in deciseconds.
     /// Also returns coordinates (metres) for turn angles.
-    static func roadNetwork(width: Int, height: Int, rng: inout SplitMix64, removal: Double = 0.1,
-                            onewayShare: Double = 0.15, chainShare: Double = 0.05)
+    static func roadNetwork(width: Int, height: Int, rng: inout SplitMix64, removal: Double = 0.3,
+                            onewayShare: Double = 0.15, chainShare: Double = 0.1)
         -> (nodeCount: Int, arcs: ArcList, x: [Double], y: [Double]) {
         var x: [Double] = [], y: [Double] = []
         let cell = 150.0
@@ -128,13 +128,101 @@ enum TestGraphs {
         return y < 0 ? -r : r
     }
 
-    /// A road-like edge-based graph with about `targetNodes` nodes.
+    /// A road-like edge-based graph with about `targetNodes` nodes: towns and roads.
     static func edgeBasedRoadGraph(targetNodes: Int, seed: UInt64) -> TestGraph {
         var rng = SplitMix64(seed: seed)
-        let side = max(2, Int((Double(targetNodes) / 3.7).squareRoot()))
+        let side = max(1, Int((Double(targetNodes) / 160).squareRoot()))
+        let road = townsAndRoads(townsX: side, townsY: side, rng: &rng)
+        let edge = edgeBased(nodeCount: road.nodeCount, arcs: road.arcs, x: road.x, y: road.y)
+        return TestGraph(name: "edge-based towns and roads \(side)x\(side)", nodeCount: edge.nodeCount, arcs: edge.arcs)
+    }
+
+    /// An edge-based jittered grid city (a hard case for hierarchies: no natural separators).
+    static func edgeBasedGridGraph(targetNodes: Int, seed: UInt64) -> TestGraph {
+        var rng = SplitMix64(seed: seed)
+        let side = max(2, Int((Double(targetNodes) / 3.0).squareRoot()))
         let road = roadNetwork(width: side, height: side, rng: &rng)
         let edge = edgeBased(nodeCount: road.nodeCount, arcs: road.arcs, x: road.x, y: road.y)
-        return TestGraph(name: "edge-based road \(side)x\(side)", nodeCount: edge.nodeCount, arcs: edge.arcs)
+        return TestGraph(name: "edge-based grid \(side)x\(side)", nodeCount: edge.nodeCount, arcs: edge.arcs)
+    }
+
+    /// What real road networks look like at scale: small grid towns (3–11 streets across, some
+    /// streets missing or oneway) 3 km apart, joined by winding rural roads cut into segments
+    /// (60 km/h, some town pairs not joined), and a 130 km/h motorway on every 3rd row and column of towns with a
+    /// ramp to each town it passes. Node-based, travel times in deciseconds, coordinates in metres.
+    static func townsAndRoads(townsX: Int, townsY: Int, rng: inout SplitMix64)
+        -> (nodeCount: Int, arcs: ArcList, x: [Double], y: [Double]) {
+        var x: [Double] = [], y: [Double] = []
+        var arcs = ArcList()
+        func node(_ px: Double, _ py: Double) -> Int { x.append(px); y.append(py); return x.count - 1 }
+        func connect(_ p: Int, _ q: Int, speed: Double, oneway: Bool = false) {
+            let length = ((x[p] - x[q]) * (x[p] - x[q]) + (y[p] - y[q]) * (y[p] - y[q])).squareRoot()
+            let t = UInt32(max(1.0, (length / speed * 10).rounded()))
+            let reversed = oneway && rng.chance(0.5)
+            if !reversed { arcs.append(tail: UInt32(p), head: UInt32(q), weight: t) }
+            if !oneway || reversed { arcs.append(tail: UInt32(q), head: UInt32(p), weight: t) }
+        }
+        /// A road from p to q through `bends` jittered shape/junction nodes.
+        func road(_ p: Int, _ q: Int, bends: Int, speed: Double, wiggle: Double) {
+            var previous = p
+            for k in 0..<bends {
+                let t = Double(k + 1) / Double(bends + 1)
+                let n = node(x[p] + (x[q] - x[p]) * t + Double(rng.below(Int(2 * wiggle) + 1)) - wiggle,
+                             y[p] + (y[q] - y[p]) * t + Double(rng.below(Int(2 * wiggle) + 1)) - wiggle)
+                connect(previous, n, speed: speed)
+                previous = n
+            }
+            connect(previous, q, speed: speed)
+        }
+        var centre: [Int] = [], east: [Int] = [], west: [Int] = [], north: [Int] = [], south: [Int] = []
+        for ty in 0..<townsY {
+            for tx in 0..<townsX {
+                let size = 3 + rng.below(9)
+                let ox = Double(tx) * 3000 + Double(rng.below(801)) - 400
+                let oy = Double(ty) * 3000 + Double(rng.below(801)) - 400
+                let first = x.count
+                for j in 0..<size {
+                    for i in 0..<size { _ = node(ox + Double(i) * 120 + Double(rng.below(41)) - 20, oy + Double(j) * 120 + Double(rng.below(41)) - 20) }
+                }
+                for j in 0..<size {
+                    for i in 0..<size {
+                        let v = first + j * size + i
+                        let main = i == size / 2 || j == size / 2  // the two through streets
+                        if i + 1 < size && (j == size / 2 || !rng.chance(0.3)) {
+                            connect(v, v + 1, speed: main ? 13.9 : 8.3, oneway: !main && rng.chance(0.15))
+                        }
+                        if j + 1 < size && (i == size / 2 || !rng.chance(0.3)) {
+                            connect(v, v + size, speed: main ? 13.9 : 8.3, oneway: !main && rng.chance(0.15))
+                        }
+                    }
+                }
+                centre.append(first + (size / 2) * size + size / 2)
+                east.append(first + (size / 2) * size + size - 1)
+                west.append(first + (size / 2) * size)
+                north.append(first + (size - 1) * size + size / 2)
+                south.append(first + size / 2)
+            }
+        }
+        for ty in 0..<townsY {
+            for tx in 0..<townsX {
+                let t = ty * townsX + tx
+                if tx + 1 < townsX && rng.chance(0.85) { road(east[t], west[t + 1], bends: 3 + rng.below(6), speed: 16.7, wiggle: 150) }
+                if ty + 1 < townsY && rng.chance(0.85) { road(north[t], south[t + townsX], bends: 3 + rng.below(6), speed: 16.7, wiggle: 150) }
+            }
+        }
+        /// A motorway through the given towns with a ramp (both ways) to each town centre.
+        func motorway(_ towns: [Int]) {
+            var previous = -1
+            for t in towns {
+                let m = node(x[centre[t]] + 400, y[centre[t]] + 400)
+                connect(m, centre[t], speed: 13.9)
+                if previous >= 0 { road(previous, m, bends: 2, speed: 36.1, wiggle: 50) }
+                previous = m
+            }
+        }
+        for ty in stride(from: 1, to: townsY, by: 3) { motorway((0..<townsX).map { ty * townsX + $0 }) }
+        for tx in stride(from: 1, to: townsX, by: 3) { motorway((0..<townsY).map { $0 * townsX + tx }) }
+        return (x.count, arcs, x, y)
     }
 
     /// A random sparse digraph with loops, parallel arcs and a mix of zero, tiny, equal and
