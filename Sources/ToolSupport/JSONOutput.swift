@@ -1,23 +1,21 @@
 import Foundation
 
-/// JSON text for stdout and for files, with sorted keys and unescaped slashes so that the same
-/// value always gives the same bytes (manifests are compared byte for byte across runs).
+/// JSON text for stdout and for files: sorted keys, unescaped slashes, shortest round-trip
+/// numbers, so that the same value always gives the same bytes (manifests are compared byte for
+/// byte across runs). Written directly rather than through Foundation's JSONSerialization, which
+/// bridges every value to an Objective-C object and dominated the time of large route answers.
 public enum JSONOutput {
-    /// Serializes a JSON-compatible value (dictionaries with String keys, arrays, String, numbers,
-    /// Bool, NSNull). Top-level scalars are allowed. Pretty output uses Foundation's indentation.
+    /// Serializes a JSON-compatible value: dictionaries with String keys, arrays, String,
+    /// integers, finite floating-point numbers, Bool, NSNull, NSNumber. Top-level scalars are
+    /// allowed. Pretty output matches Foundation's (two-space indents, `"key" : value`).
     ///
     /// Passing a value JSON cannot represent (a NaN, a Date, a custom struct) is a programming
     /// error and stops the process with a message.
     public static func string(_ value: Any, pretty: Bool = true) -> String {
-        var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
-        if pretty { options.insert(.prettyPrinted) }
-        guard isRepresentable(value),
-              let data = try? JSONSerialization.data(withJSONObject: value, options: options),
-              let text = String(data: data, encoding: .utf8)
-        else {
-            preconditionFailure("JSONOutput: value is not representable as JSON: \(value)")
-        }
-        return text
+        var out = ""
+        out.reserveCapacity(256)
+        write(value, to: &out, pretty: pretty, indent: 0)
+        return out
     }
 
     /// Pretty JSON followed by a newline on stdout.
@@ -25,26 +23,134 @@ public enum JSONOutput {
         StdIO.out(string(value, pretty: true) + "\n")
     }
 
-    /// Checked before serializing because Foundation raises (rather than throws) on some
-    /// invalid values on Darwin, and non-finite numbers have no JSON spelling.
-    private static func isRepresentable(_ value: Any) -> Bool {
+    static func write(_ value: Any, to out: inout String, pretty: Bool, indent: Int) {
+        // Dispatch on the dynamic type without `as?` casts between unrelated types: casting a
+        // Swift collection to a scalar type makes the runtime bridge it to Foundation whole. The
+        // common scalars go first, by metatype, before any (slower) protocol conformance check.
+        let type = type(of: value)
+        if type == String.self { writeString(value as! String, to: &out); return }
+        if type == Double.self { writeDouble(value as! Double, to: &out); return }
+        if type == Int.self { out += String(value as! Int); return }
+        if type == Bool.self { out += (value as! Bool) ? "true" : "false"; return }
+        if let object = value as? JSONObjectValue {
+            let keys = object.jsonKeys.sorted()
+            if keys.isEmpty { out += "{}"; return }
+            out += "{"
+            for (i, key) in keys.enumerated() {
+                if i > 0 { out += "," }
+                if pretty { newline(&out, indent + 1) }
+                writeString(key, to: &out)
+                out += pretty ? " : " : ":"
+                write(object.jsonValue(forKey: key), to: &out, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { newline(&out, indent) }
+            out += "}"
+            return
+        }
+        if let array = value as? JSONArrayValue {
+            let count = array.jsonCount
+            if count == 0 { out += "[]"; return }
+            out += "["
+            for i in 0..<count {
+                if i > 0 { out += "," }
+                if pretty { newline(&out, indent + 1) }
+                write(array.jsonElement(i), to: &out, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { newline(&out, indent) }
+            out += "]"
+            return
+        }
+        if type is NSNumber.Type {
+            // Numbers from Foundation (parsed JSON): the type code tells a bool from a number.
+            let n = unsafeDowncast(value as AnyObject, to: NSNumber.self)
+            let code = String(cString: n.objCType)
+            if code == "c" || code == "B" { out += n.boolValue ? "true" : "false" }
+            else if code == "d" || code == "f" { writeDouble(n.doubleValue, to: &out) }
+            else { out += String(n.int64Value) }
+            return
+        }
+        if type is NSNull.Type { out += "null"; return }
+        if type is NSString.Type { writeString(String(describing: value), to: &out); return }
         switch value {
-        case is String, is Bool, is NSNull:
-            return true
-        case let d as Double:
-            return d.isFinite
-        case let f as Float:
-            return f.isFinite
-        case is Int, is Int8, is Int16, is Int32, is Int64, is UInt, is UInt8, is UInt16, is UInt32, is UInt64:
-            return true
-        case let n as NSNumber:
-            return !n.doubleValue.isNaN && !n.doubleValue.isInfinite
-        case let array as [Any]:
-            return array.allSatisfy(isRepresentable)
-        case let dict as [String: Any]:
-            return dict.values.allSatisfy(isRepresentable)
+        case let i as Int64: out += String(i)
+        case let i as Int32: out += String(i)
+        case let i as Int16: out += String(i)
+        case let i as Int8: out += String(i)
+        case let i as UInt: out += String(i)
+        case let i as UInt64: out += String(i)
+        case let i as UInt32: out += String(i)
+        case let i as UInt16: out += String(i)
+        case let i as UInt8: out += String(i)
+        case let f as Float: writeDouble(Double(f), to: &out)
+        case let s as Substring: writeString(String(s), to: &out)
         default:
-            return false
+            preconditionFailure("JSONOutput: value is not representable as JSON: \(value)")
         }
     }
+
+    @inline(__always) static func newline(_ out: inout String, _ indent: Int) {
+        out += "\n"
+        for _ in 0..<indent { out += "  " }
+    }
+
+    /// Shortest text that reads back as the same double; integral values without ".0".
+    static func writeDouble(_ d: Double, to out: inout String) {
+        precondition(d.isFinite, "JSONOutput: non-finite number \(d) has no JSON spelling")
+        if d == d.rounded(), abs(d) < 1e15 {
+            out += String(Int64(d))
+        } else {
+            out += d.description
+        }
+    }
+
+    static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        var plainStart = s.utf8.startIndex
+        var index = plainStart
+        let utf8 = s.utf8
+        while index != utf8.endIndex {
+            let c = utf8[index]
+            if c == 0x22 || c == 0x5C || c < 0x20 {
+                out += String(s[plainStart..<index])
+                switch c {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x0A: out += "\\n"
+                case 0x0D: out += "\\r"
+                case 0x09: out += "\\t"
+                case 0x08: out += "\\b"
+                case 0x0C: out += "\\f"
+                default:
+                    let hex = String(c, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
+                plainStart = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        out += String(s[plainStart..<utf8.endIndex])
+        out += "\""
+    }
+}
+
+/// Dictionaries with String keys, whatever their value type.
+protocol JSONObjectValue {
+    var jsonKeys: [String] { get }
+    func jsonValue(forKey key: String) -> Any
+}
+
+extension Dictionary: JSONObjectValue where Key == String {
+    var jsonKeys: [String] { Array(keys) }
+    func jsonValue(forKey key: String) -> Any { self[key]! }
+}
+
+/// Arrays, whatever their element type.
+protocol JSONArrayValue {
+    var jsonCount: Int { get }
+    func jsonElement(_ i: Int) -> Any
+}
+
+extension Array: JSONArrayValue {
+    var jsonCount: Int { count }
+    func jsonElement(_ i: Int) -> Any { self[i] }
 }
