@@ -64,11 +64,18 @@ extension RoutingData {
 
     /// Bearing (degrees) leaving the start / arriving at the end of edge e driven in direction d.
     func bearingLeaving(_ e: Int, _ d: Int) -> Double {
-        Double(d == 0 ? edgeBearingStart[e] : (edgeBearingEnd[e] + 1800) % 3600) / 10
+        let r = shapeRange(e)
+        return d == 0 ? shapeBearing(r.lowerBound, r.lowerBound + 1) : shapeBearing(r.upperBound - 1, r.upperBound - 2)
     }
 
     func bearingArriving(_ e: Int, _ d: Int) -> Double {
-        Double(d == 0 ? edgeBearingEnd[e] : (edgeBearingStart[e] + 1800) % 3600) / 10
+        let r = shapeRange(e)
+        return d == 0 ? shapeBearing(r.upperBound - 2, r.upperBound - 1) : shapeBearing(r.lowerBound + 1, r.lowerBound)
+    }
+
+    /// Bearing from shape point i to shape point j (degrees).
+    @inline(__always) func shapeBearing(_ i: Int, _ j: Int) -> Double {
+        initialBearing(Double(shapeLatE7[i]) / 1e7, Double(shapeLonE7[i]) / 1e7, Double(shapeLatE7[j]) / 1e7, Double(shapeLonE7[j]) / 1e7)
     }
 
     /// The node reached at the end of edge e driven in direction d.

@@ -12,13 +12,22 @@ public struct LegSearch {
 
     let data: RoutingData
     let ch: CHQuery
-    let dijkstra: DijkstraQuery
+    /// Plain Dijkstra over the turn graph, made on first use (`--algorithm dijkstra`).
+    private let dijkstraBox = DijkstraBox()
 
     public init(data: RoutingData) {
         self.data = data
         ch = CHQuery(graph: data.ch)
-        dijkstra = DijkstraQuery(firstOut: data.baseFirstOut, head: data.baseHead, weight: data.baseWeight, nodeCount: data.rankCount)
     }
+
+    var dijkstra: DijkstraQuery {
+        if let q = dijkstraBox.query { return q }
+        let q = DijkstraQuery(data.plainGraph())
+        dijkstraBox.query = q
+        return q
+    }
+
+    final class DijkstraBox { var query: DijkstraQuery? }
 
     public struct Leg {
         /// Edge-based nodes driven, in order.
@@ -52,8 +61,9 @@ public struct LegSearch {
             expanded = r
             let offset = partial(r, 1 - source.position(d))
             sources.removeAll { $0.node == r }
-            for arc in Int(data.baseFirstOut[Int(r)])..<Int(data.baseFirstOut[Int(r) + 1]) {
-                sources.append((data.baseHead[arc], offset + data.baseWeight[arc]))
+            let plain = data.plainGraph()
+            for arc in Int(plain.firstOut[Int(r)])..<Int(plain.firstOut[Int(r) + 1]) {
+                sources.append((plain.head[arc], offset + plain.weight[arc]))
             }
         }
         return (sources, targets, shift, expanded)
@@ -97,12 +107,8 @@ public struct LegSearch {
         return Leg(ranks: ranks, times: times, weight: total - UInt64(shift), sourceDirection: sourceDirection, targetDirection: targetDirection)
     }
 
-    /// Cheapest arc a → b of the plain graph.
+    /// Weight of the turn a → b (a real arc of the hierarchy).
     func arcWeight(_ a: UInt32, _ b: UInt32) -> Double {
-        var best = UInt32.max
-        for arc in Int(data.baseFirstOut[Int(a)])..<Int(data.baseFirstOut[Int(a) + 1]) where data.baseHead[arc] == b {
-            best = min(best, data.baseWeight[arc])
-        }
-        return Double(best)
+        Double(data.ch.originalArcWeight(from: a, to: b) ?? 0)
     }
 }

@@ -1,4 +1,5 @@
 import ContractionHierarchy
+import Foundation
 import RoutingGraph
 import ToolSupport
 
@@ -24,17 +25,12 @@ public final class RoutingData: @unchecked Sendable {
     public let edgeRoadClass: UnsafeBufferPointer<UInt8>
     public let edgeName: UnsafeBufferPointer<UInt32>
     public let edgeRef: UnsafeBufferPointer<UInt32>
-    public let edgeBearingStart: UnsafeBufferPointer<UInt16>
-    public let edgeBearingEnd: UnsafeBufferPointer<UInt16>
     public let shapeLatE7: UnsafeBufferPointer<Int32>
     public let shapeLonE7: UnsafeBufferPointer<Int32>
     public let rankEdgeDirection: UnsafeBufferPointer<UInt32>
     public let edgeDirectionRank: UnsafeBufferPointer<UInt32>
     public let rankWeight: UnsafeBufferPointer<UInt32>
     public let rankComponent: UnsafeBufferPointer<UInt32>
-    public let baseFirstOut: UnsafeBufferPointer<UInt32>
-    public let baseHead: UnsafeBufferPointer<UInt32>
-    public let baseWeight: UnsafeBufferPointer<UInt32>
     public let ch: CHGraphView
 
     public init(path: String) throws {
@@ -55,17 +51,12 @@ public final class RoutingData: @unchecked Sendable {
         edgeRoadClass = file.array(.edgeRoadClass)
         edgeName = file.array(.edgeName)
         edgeRef = file.array(.edgeRef)
-        edgeBearingStart = file.array(.edgeBearingStart)
-        edgeBearingEnd = file.array(.edgeBearingEnd)
         shapeLatE7 = file.array(.shapeLatE7)
         shapeLonE7 = file.array(.shapeLonE7)
         rankEdgeDirection = file.array(.rankEdgeDirection)
         edgeDirectionRank = file.array(.edgeDirectionRank)
         rankWeight = file.array(.rankWeight)
         rankComponent = file.array(.rankComponent)
-        baseFirstOut = file.array(.baseFirstOut)
-        baseHead = file.array(.baseHead)
-        baseWeight = file.array(.baseWeight)
         try Self.checkSizes(file, nodeCount: nodeCount, edgeCount: edgeCount, rankCount: rankCount)
         ch = CHGraphView(nodeCount: rankCount, firstOut: file.array(.chFirstOut), head: file.array(.chHead),
                          weight: file.array(.chWeight), middle: file.array(.chMiddle), direction: file.array(.chDirection))
@@ -85,9 +76,9 @@ public final class RoutingData: @unchecked Sendable {
             (.nodeLatE7, nodeCount), (.nodeLonE7, nodeCount), (.nodeControl, nodeCount), (.nodeFirstEnd, nodeCount + 1),
             (.edgeFrom, edgeCount), (.edgeTo, edgeCount), (.edgeShapeFirst, edgeCount + 1), (.edgeLengthCm, edgeCount),
             (.edgeFlags, edgeCount), (.edgeRoadClass, edgeCount), (.edgeName, edgeCount), (.edgeRef, edgeCount),
-            (.edgeBearingStart, edgeCount), (.edgeBearingEnd, edgeCount), (.edgeDirectionRank, 2 * edgeCount),
+            (.edgeDirectionRank, 2 * edgeCount),
             (.rankEdgeDirection, rankCount), (.rankWeight, rankCount), (.rankComponent, rankCount),
-            (.chFirstOut, rankCount + 1), (.baseFirstOut, rankCount + 1),
+            (.chFirstOut, rankCount + 1),
         ]
         for (s, n) in expected where count(s) != n {
             throw InputError(file: f.path, "section \(s) has \(count(s)) entries, expected \(n)")
@@ -99,6 +90,20 @@ public final class RoutingData: @unchecked Sendable {
     }
 
     public func string(_ i: UInt32) -> String { file.string(Int(i)) }
+
+    private let plainGraphLock = NSLock()
+    private var plainGraphStorage: CSRGraph?
+
+    /// The plain turn graph (forward CSR on ranks), derived from the hierarchy on first use:
+    /// needed only by `--algorithm dijkstra` and rare same-edge queries, so start-up stays cheap.
+    public func plainGraph() -> CSRGraph {
+        plainGraphLock.lock()
+        defer { plainGraphLock.unlock() }
+        if let g = plainGraphStorage { return g }
+        let g = ch.originalGraph()
+        plainGraphStorage = g
+        return g
+    }
 
     /// Shape point range of edge e.
     @inline(__always) public func shapeRange(_ e: Int) -> Range<Int> { Int(edgeShapeFirst[e])..<Int(edgeShapeFirst[e + 1]) }

@@ -89,9 +89,6 @@ public struct GraphBuild {
             rankComponent[r] = component[v]
         }
         let edgeDirectionRank = eb.nodeOfEdgeDirection.map { $0 == UInt32.max ? UInt32.max : rank[Int($0)] }
-        let rankedArcs = ArcList(tails: eb.arcs.tails.map { rank[Int($0)] }, heads: eb.arcs.heads.map { rank[Int($0)] },
-                                 weights: eb.arcs.weights)
-        let rankedBase = CSRGraph(nodeCount: eb.nodeCount, arcs: rankedArcs)
         let grid = SegmentGrid(g)
         stage("index")
 
@@ -102,7 +99,6 @@ public struct GraphBuild {
         w.set(.stringCount, g.strings.count)
         w.set(.edgeBasedNodeCount, eb.nodeCount)
         w.set(.chArcCount, ch.head.count)
-        w.set(.baseArcCount, rankedBase.head.count)
         w.set(.componentCount, sizes.count)
         w.set(.gridMinLatE7, Int(grid.minLatE7))
         w.set(.gridMinLonE7, Int(grid.minLonE7))
@@ -111,7 +107,6 @@ public struct GraphBuild {
         w.set(.gridRows, Int(grid.rows))
         w.set(.shortcutCount, ch.shortcutCount)
         w.set(.gridDegreesMicro, Int((tileSet.gridDegrees * 1e6).rounded()))
-        w.add(.nodeOsmId, g.nodeOsmId)
         w.add(.nodeLatE7, g.nodeLatE7)
         w.add(.nodeLonE7, g.nodeLonE7)
         w.add(.nodeControl, g.nodeControl)
@@ -128,8 +123,6 @@ public struct GraphBuild {
         w.add(.edgeRoadClass, g.edgeRoadClass)
         w.add(.edgeName, g.edgeName)
         w.add(.edgeRef, g.edgeRef)
-        w.add(.edgeBearingStart, g.edgeBearingStart)
-        w.add(.edgeBearingEnd, g.edgeBearingEnd)
         w.add(.shapeLatE7, g.shapeLatE7)
         w.add(.shapeLonE7, g.shapeLonE7)
         var stringOffsets: [UInt32] = [0]
@@ -150,9 +143,6 @@ public struct GraphBuild {
         w.add(.chWeight, ch.weight)
         w.add(.chMiddle, ch.middle)
         w.add(.chDirection, ch.direction)
-        w.add(.baseFirstOut, rankedBase.firstOut)
-        w.add(.baseHead, rankedBase.head)
-        w.add(.baseWeight, rankedBase.weight)
         w.add(.gridCellFirst, grid.cellFirst)
         w.add(.gridCellEdges, grid.cellEdges)
         summary.bytes = try w.write(to: output)

@@ -11,7 +11,7 @@ public enum GraphFileFormat {
     /// Scalars stored in the header, in this order, as u64.
     public enum Scalar: Int, CaseIterable {
         case nodeCount, edgeCount, shapePointCount, stringCount
-        case edgeBasedNodeCount, chArcCount, baseArcCount, componentCount
+        case edgeBasedNodeCount, chArcCount, componentCount
         case gridMinLatE7, gridMinLonE7, gridCellE7, gridColumns, gridRows
         case shortcutCount, gridDegreesMicro
     }
@@ -19,26 +19,23 @@ public enum GraphFileFormat {
     /// Sections; the raw value is the id in the file.
     public enum Section: UInt32, CaseIterable {
         // Node-based graph (junctions) and its edges.
-        case nodeOsmId = 1, nodeLatE7, nodeLonE7, nodeControl
+        case nodeLatE7 = 2, nodeLonE7, nodeControl
         case nodeFirstEnd, nodeEnds
         case edgeFrom = 10, edgeTo, edgeShapeFirst, edgeLengthCm, edgeSpeedForward, edgeSpeedBackward
-        case edgeFlags, edgeRoadClass, edgeName, edgeRef, edgeBearingStart, edgeBearingEnd
+        case edgeFlags, edgeRoadClass, edgeName, edgeRef
         case shapeLatE7 = 30, shapeLonE7
         case stringOffsets = 40, stringBytes
         // Edge-based nodes, in contraction-rank order.
         case rankEdgeDirection = 50, edgeDirectionRank, rankWeight, rankComponent, componentSizes
         // The contraction hierarchy's upward graph (ranks).
         case chFirstOut = 60, chHead, chWeight, chMiddle, chDirection
-        // The plain edge-based graph (ranks), for Dijkstra.
-        case baseFirstOut = 70, baseHead, baseWeight
         // Snapping grid.
         case gridCellFirst = 80, gridCellEdges
 
         public var elementSize: Int {
             switch self {
-            case .nodeOsmId: return 8
             case .nodeControl, .edgeFlags, .edgeRoadClass, .stringBytes, .chDirection: return 1
-            case .edgeSpeedForward, .edgeSpeedBackward, .edgeBearingStart, .edgeBearingEnd: return 2
+            case .edgeSpeedForward, .edgeSpeedBackward: return 2
             default: return 4
             }
         }

@@ -45,8 +45,15 @@ final class GraphFileTests: XCTestCase {
                                weight: file.array(.chWeight), middle: file.array(.chMiddle), direction: file.array(.chDirection))
         XCTAssertNil(view.validate())
         let ch = CHQuery(graph: view)
-        let dijkstra = DijkstraQuery(firstOut: file.array(.baseFirstOut), head: file.array(.baseHead),
-                                     weight: file.array(.baseWeight), nodeCount: n)
+        // The oracle: the turn graph rebuilt in memory from the same tiles, with plain Dijkstra.
+        let tiles = try TileSet.load([try sampleGraph().dir.appendingPathComponent("tiles").path]).tiles
+        let eb = EdgeBasedGraph(ChainCompression.compress(RoadGraph(tiles: tiles)), profile: CarProfile.embeddedDefault)
+        XCTAssertEqual(eb.nodeCount, n)
+        let rankOf: UnsafeBufferPointer<UInt32> = file.array(.edgeDirectionRank)
+        let rank = eb.edgeDirectionOfNode.map { rankOf[Int($0)] }
+        let plain = CSRGraph(nodeCount: n, arcs: ArcList(tails: eb.arcs.tails.map { rank[Int($0)] },
+                                                         heads: eb.arcs.heads.map { rank[Int($0)] }, weights: eb.arcs.weights))
+        let dijkstra = DijkstraQuery(plain)
         var rng = SystemRandomNumberGenerator.seeded(7)
         var reachable = 0
         for _ in 0..<3000 {
@@ -57,8 +64,7 @@ final class GraphFileTests: XCTestCase {
         }
         XCTAssertGreaterThan(reachable, 2500)
         // Paths unpack into real turns whose weights add up.
-        let base = (first: file.array(.baseFirstOut) as UnsafeBufferPointer<UInt32>, head: file.array(.baseHead) as UnsafeBufferPointer<UInt32>,
-                    weight: file.array(.baseWeight) as UnsafeBufferPointer<UInt32>)
+        let base = (first: plain.firstOut, head: plain.head, weight: plain.weight)
         for _ in 0..<300 {
             let s = UInt32(rng.next() % UInt64(n)), t = UInt32(rng.next() % UInt64(n))
             guard let (d, nodes) = ch.path(from: s, to: t) else { continue }

@@ -1,0 +1,27 @@
+extension CHGraphView {
+    /// The real (non-shortcut) arcs of the hierarchy as a forward CSR graph on ranks: the turn
+    /// graph itself, minus arcs a cheaper path made redundant (which changes no distance). Lets a
+    /// graph file omit a separate copy of the plain graph; plain Dijkstra runs on this.
+    public func originalGraph() -> CSRGraph {
+        var arcs = ArcList()
+        arcs.reserveCapacity(head.count)
+        for r in 0..<nodeCount {
+            for a in Int(firstOut[r])..<Int(firstOut[r + 1]) where middle[a] == UInt32.max {
+                if direction[a] & CHDirection.forward != 0 { arcs.append(tail: UInt32(r), head: head[a], weight: weight[a]) }
+                if direction[a] & CHDirection.backward != 0 { arcs.append(tail: head[a], head: UInt32(r), weight: weight[a]) }
+            }
+        }
+        return CSRGraph(nodeCount: nodeCount, arcs: arcs)
+    }
+
+    /// Weight of the real arc `from → to`, looked up at the lower-ranked end; nil if there is none.
+    public func originalArcWeight(from: UInt32, to: UInt32) -> UInt32? {
+        let (low, high, bit) = from < to ? (from, to, CHDirection.forward) : (to, from, CHDirection.backward)
+        var best: UInt32?
+        for a in Int(firstOut[Int(low)])..<Int(firstOut[Int(low) + 1])
+        where head[a] == high && middle[a] == UInt32.max && direction[a] & bit != 0 {
+            best = min(best ?? UInt32.max, weight[a])
+        }
+        return best
+    }
+}
