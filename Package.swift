@@ -51,7 +51,7 @@ let package = Package(
             "OSMPBF", "RoutingTiles", "RoutingProfile", "Packs", "TileMath", "ToolSupport", "MapPacks", "TileSources", "StylePacks",
             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "route-graph", dependencies: [
-            "RoutingGraph", "RoutingProfile", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            "RoutingGraph", "RoutingProfile", "ContractionHierarchy", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "route-query", dependencies: [
             "RouteQuery", "RoutingGraph", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilestore", dependencies: [

@@ -8,6 +8,9 @@ import ToolSupport
 public struct GraphBuild {
     public let profile: CarProfile
     public var threads: Int
+    /// Receives the contraction's per-phase statistics (route-graph --verbose).
+    public var log: (@Sendable (String) -> Void)?
+    public var contractionOptions: ContractionOptions?
     public var progress: ((_ stage: String, _ done: Int, _ total: Int) -> Void)?
 
     public init(profile: CarProfile, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -69,8 +72,9 @@ public struct GraphBuild {
         summary.mainComponentShare = Double(sizes[0]) / Double(eb.nodeCount)
         stage("components")
 
-        var options = ContractionOptions()
+        var options = contractionOptions ?? ContractionOptions()
         options.threads = threads
+        options.log = log
         let ch = ContractionHierarchyBuilder.build(nodeCount: eb.nodeCount, arcs: arcs, options: options) { done, total in
             progress?("contract", done, total)
         }

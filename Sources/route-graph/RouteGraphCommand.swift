@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContractionHierarchy
 import Foundation
 import RoutingGraph
 import RoutingProfile
@@ -24,6 +25,9 @@ struct RouteGraph: ParsableCommand {
     @Option(help: "Progress on stderr: auto (a bar on a terminal), json (NDJSON events) or none.") var progress: ProgressMode = .auto
     @Flag(help: "No progress output.") var quiet = false
     @Option(help: "Threads for contraction (default: the number of cores).") var threads: Int?
+    @Flag(help: "Contraction statistics on stderr.") var verbose = false
+    @Option(help: "Witness search settle limit during contraction (tuning).") var witnessSettleLimit: Int?
+    @Option(help: "Witness search settle limit when estimating priorities (tuning).") var simulationSettleLimit: Int?
 
     func validate() throws {
         if directories.isEmpty { throw ValidationError("give at least one routing directory") }
@@ -33,6 +37,13 @@ struct RouteGraph: ParsableCommand {
         let started = ProgressReporter.monotonicNanoseconds()
         let carProfile = try CarProfile.load(path: profile)
         var build = GraphBuild(profile: carProfile, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        if verbose { build.log = { StdIO.err("route-graph: " + $0 + "\n") } }
+        if witnessSettleLimit != nil || simulationSettleLimit != nil {
+            var o = ContractionOptions()
+            if let w = witnessSettleLimit { o.witnessSettleLimit = w }
+            if let s = simulationSettleLimit { o.simulationSettleLimit = s }
+            build.contractionOptions = o
+        }
         var reporter: ProgressReporter?
         let mode = quiet ? ProgressMode.none : progress
         build.progress = { stage, done, total in
