@@ -89,14 +89,17 @@ struct StepBuilder {
         let toRoundabout = data.edgeFlags[b.edge] & EdgeFlags.roundabout != 0
         let nameA = data.edgeName[a.edge], nameB = data.edgeName[b.edge]
         let refA = data.edgeRef[a.edge], refB = data.edgeRef[b.edge]
-        let sameRoad = nameA == nameB && refA == refB && (nameA != 0 || refA != 0 || data.edgeRoadClass[a.edge] == data.edgeRoadClass[b.edge])
+        // Same road: the same name (a ref that ends or starts is not worth a word), or for
+        // unnamed roads the same ref, or the same class when both are blank.
+        let sameRoad = nameA != 0 ? nameA == nameB
+            : (nameB == 0 && (refA != 0 ? refA == refB : refB == 0 && data.edgeRoadClass[a.edge] == data.edgeRoadClass[b.edge]))
         let classA = data.edgeRoadClass[a.edge], classB = data.edgeRoadClass[b.edge]
         func isHighway(_ c: UInt8) -> Bool { c == 0 || c == 2 }       // motorway, trunk
         func isLink(_ c: UInt8) -> Bool { c % 2 == 1 && c <= 9 }      // *_link
 
         var type: ManeuverType?
         if inRoundabout && toRoundabout {
-            if roads > 2 { exitsPassed += 1 }
+            exitsPassed += roundaboutExits(at: node)
             return nil
         } else if toRoundabout {
             type = .roundabout
@@ -138,6 +141,17 @@ struct StepBuilder {
         step.intersectionIn = inIndex
         step.intersectionOut = outIndex
         return step
+    }
+
+    /// Roads a driver could leave the roundabout by at `node`: drivable directions leaving the
+    /// node that are not part of the roundabout (entry-only roads do not count, as drivers count).
+    private func roundaboutExits(at node: Int) -> Int {
+        var exits = 0
+        for i in Int(data.nodeFirstEnd[node])..<Int(data.nodeFirstEnd[node + 1]) {
+            let ed = Int(data.nodeEnds[i])
+            if data.edgeDirectionRank[ed] != UInt32.max && data.edgeFlags[ed >> 1] & EdgeFlags.roundabout == 0 { exits += 1 }
+        }
+        return exits
     }
 
     /// Turn angles of the drivable ways out of `node` other than `chosen` and the way back.
