@@ -28,9 +28,12 @@ REROUTE := $(OUT)/reroute.json
 TRACE := $(OUT)/trace-events.ndjson
 ANSWERS := $(OUT)/answers.ndjson
 QUERIES := $(ROUTE) $(VIA_ROUTE) $(TABLE) $(REROUTE) $(TRACE) $(ANSWERS)
+STYLEPACK := $(OUT)/basic.stylepack
+# Glyph file names hold spaces, which Make cannot list: the directories stand for them.
+STYLE_FILES := samples/style/style.json $(wildcard samples/style/sprite*) samples/style/glyphs
 
 .PHONY: all check
-all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES)
+all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK)
 
 $(PACK): $(PBF) profiles/car.json $(BIN)/tilepack-build
 	@mkdir -p $(OUT)
@@ -77,6 +80,10 @@ $(TRACE): $(ROUTE) samples/detour-trace.csv $(BIN)/route-query
 
 $(ANSWERS): $(GRAPH) samples/queries.ndjson $(BIN)/route-query
 	$(BIN)/route-query batch --graph $(GRAPH) --stats < samples/queries.ndjson > $@.tmp && mv $@.tmp $@
+
+$(STYLEPACK): $(STYLE_FILES) $(BIN)/tilepack-build
+	$(BIN)/tilepack-build style --style samples/style/style.json --resources samples/style --pixel-ratio 1,2 \
+	    --uri offgrid://styles/basic --output $@ > $(OUT)/basic.stylepack.json
 
 # Checks for the smoke run: the stitched tiles (and their graph) equal the whole region's, and
 # a second run of the pipeline rebuilds nothing and gives byte-identical packs.
