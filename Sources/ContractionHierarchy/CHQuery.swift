@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// A start or end point of a query: a node (a rank, for `CHQuery`) and a non-negative cost
 /// already spent before it (for a source) or still to spend after it (for a target), e.g. the
 /// part of a road segment between a snapped point and the segment's end.
@@ -115,14 +118,16 @@ final class UpwardSearchState {
         self.nodeCount = nodeCount
         let n = max(1, nodeCount)
         heapStorage = IndexedHeap.Storage(capacity: n)
-        let label = UnsafeMutablePointer<SearchLabel>.allocate(capacity: n)
-        label.initialize(repeating: SearchLabel(), count: n)
+        // Zeroed pages from calloc are a valid "never reached" state (stamp 0) and cost no memory
+        // until a search touches them: a query process's RSS grows with the nodes it visits, not
+        // with the graph (a country-sized graph would otherwise take ~50 MB per direction per thread).
+        let label = calloc(n, MemoryLayout<SearchLabel>.stride)!.bindMemory(to: SearchLabel.self, capacity: n)
         buffers = UpwardSearchBuffers(label: label, heap: heapStorage.heap)
     }
 
     func resetStamps() { buffers.label.update(repeating: SearchLabel(), count: max(1, nodeCount)) }
 
-    deinit { buffers.label.deallocate() }
+    deinit { free(buffers.label) }
 }
 
 /// What a search knows about one node, in one record so that a relaxation touches one cache

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// An indexed 4-ary min-heap of node ids keyed by `UInt64` distances, with decrease-key.
 ///
 /// Storage is allocated once for `capacity` nodes (every node at most once in the heap) and
@@ -20,12 +23,13 @@ struct IndexedHeap {
         let heap: IndexedHeap
         init(capacity: Int) {
             let n = max(1, capacity)
-            let position = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
-            position.initialize(repeating: IndexedHeap.settled, count: n)
+            // Positions matter only for nodes pushed in the current search, so they need no
+            // initial value; calloc's lazily zeroed pages keep untouched nodes out of RSS.
+            let position = calloc(n, MemoryLayout<UInt32>.stride)!.bindMemory(to: UInt32.self, capacity: n)
             heap = IndexedHeap(keys: .allocate(capacity: n), nodes: .allocate(capacity: n), position: position)
         }
         deinit {
-            heap.keys.deallocate(); heap.nodes.deallocate(); heap.position.deallocate()
+            heap.keys.deallocate(); heap.nodes.deallocate(); free(heap.position)
         }
     }
 
