@@ -30,7 +30,7 @@ public final class RoutingData: @unchecked Sendable {
     public let rankEdgeDirection: UnsafeBufferPointer<UInt32>
     public let edgeDirectionRank: UnsafeBufferPointer<UInt32>
     public let rankWeight: UnsafeBufferPointer<UInt32>
-    public let rankComponent: UnsafeBufferPointer<UInt32>
+    public let rankComponent: UnsafeBufferPointer<UInt16>
     public let ch: CHGraphView
 
     public init(path: String) throws {

@@ -38,7 +38,7 @@ public final class Snapper {
     let edgeShapeFirst: UnsafeBufferPointer<UInt32>
     let edgeLengthCm: UnsafeBufferPointer<UInt32>
     let edgeDirectionRank: UnsafeBufferPointer<UInt32>
-    let rankComponent: UnsafeBufferPointer<UInt32>
+    let rankComponent: UnsafeBufferPointer<UInt16>
     let shapeLatE7: UnsafeBufferPointer<Int32>
     let shapeLonE7: UnsafeBufferPointer<Int32>
     let gridMinLat: Double, gridMinLon: Double, cellDegrees: Double
@@ -207,8 +207,8 @@ public final class Snapper {
                 if b != UInt32.max && !bearingMatches(travel + 180, filter) { b = UInt32.max }
                 if f == UInt32.max && b == UInt32.max { continue }
             }
-            let component = min(f == UInt32.max ? UInt32.max : rankComponent[Int(f)],
-                                b == UInt32.max ? UInt32.max : rankComponent[Int(b)])
+            let component = min(f == UInt32.max ? UInt32.max : UInt32(rankComponent[Int(f)]),
+                                b == UInt32.max ? UInt32.max : UInt32(rankComponent[Int(b)]))
             best = SnapHit(edge: e, shapeIndex: i, t: t, lon: lon, lat: lat, distance: d,
                            forwardRank: f, backwardRank: b, component: component)
             bestDistance = d

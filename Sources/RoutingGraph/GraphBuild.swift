@@ -85,12 +85,13 @@ public struct GraphBuild {
         let rank = ch.rankOfNode
         var rankEdgeDirection = [UInt32](repeating: 0, count: eb.nodeCount)
         var rankWeight = [UInt32](repeating: 0, count: eb.nodeCount)
-        var rankComponent = [UInt32](repeating: 0, count: eb.nodeCount)
+        var rankComponent = [UInt16](repeating: 0, count: eb.nodeCount)
         for v in 0..<eb.nodeCount {
             let r = Int(rank[v])
             rankEdgeDirection[r] = eb.edgeDirectionOfNode[v]
             rankWeight[r] = eb.nodeWeight[v]
-            rankComponent[r] = component[v]
+            // u16: components past 65,534 (tiny islands) share the last id; routes between them fail anyway.
+            rankComponent[r] = UInt16(min(component[v], UInt32(UInt16.max)))
         }
         let edgeDirectionRank = eb.nodeOfEdgeDirection.map { $0 == UInt32.max ? UInt32.max : rank[Int($0)] }
         let grid = SegmentGrid(g)

@@ -35,7 +35,7 @@ public enum GraphFileFormat {
         public var elementSize: Int {
             switch self {
             case .nodeControl, .edgeFlags, .edgeRoadClass, .stringBytes, .chDirection: return 1
-            case .edgeSpeedForward, .edgeSpeedBackward: return 2
+            case .edgeSpeedForward, .edgeSpeedBackward, .rankComponent: return 2
             default: return 4
             }
         }

@@ -27,12 +27,12 @@ final class SnappingTests: XCTestCase {
         let first: UnsafeBufferPointer<UInt32> = file.array(.edgeShapeFirst)
         let lat: UnsafeBufferPointer<Int32> = file.array(.shapeLatE7), lon: UnsafeBufferPointer<Int32> = file.array(.shapeLonE7)
         let ranks: UnsafeBufferPointer<UInt32> = file.array(.edgeDirectionRank)
-        let component: UnsafeBufferPointer<UInt32> = file.array(.rankComponent)
+        let component: UnsafeBufferPointer<UInt16> = file.array(.rankComponent)
         var segments: [Segment] = []
         for e in 0..<file.scalar(.edgeCount) {
             let usable = [ranks[2 * e], ranks[2 * e + 1]].filter { $0 != UInt32.max }
             guard !usable.isEmpty else { continue }
-            let c = usable.map { component[Int($0)] }.min()!
+            let c = UInt32(usable.map { component[Int($0)] }.min()!)
             for i in Int(first[e])..<(Int(first[e + 1]) - 1) {
                 segments.append(Segment(edge: e, index: i - Int(first[e]), a: GeoPoint(lon: Double(lon[i]) * 1e-7, lat: Double(lat[i]) * 1e-7),
                                         b: GeoPoint(lon: Double(lon[i + 1]) * 1e-7, lat: Double(lat[i + 1]) * 1e-7), component: c))

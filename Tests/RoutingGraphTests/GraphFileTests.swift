@@ -104,7 +104,7 @@ final class GraphFileTests: XCTestCase {
         let ch = CHQuery(graph: CHGraphView(nodeCount: n, firstOut: file.array(.chFirstOut), head: file.array(.chHead),
                                             weight: file.array(.chWeight), middle: file.array(.chMiddle), direction: file.array(.chDirection)))
         let edgeDirection: UnsafeBufferPointer<UInt32> = file.array(.rankEdgeDirection)
-        let component: UnsafeBufferPointer<UInt32> = file.array(.rankComponent)
+        let component: UnsafeBufferPointer<UInt16> = file.array(.rankComponent)
         let from: UnsafeBufferPointer<UInt32> = file.array(.edgeFrom)
         let lon: UnsafeBufferPointer<Int32> = file.array(.nodeLonE7)
         func side(_ r: Int) -> Bool { lon[Int(from[Int(edgeDirection[r] >> 1)])] < 95_000_000 }
