@@ -87,6 +87,11 @@ public struct LegSearch {
         if let r = expanded, !source.directions.contains(where: { $0.1 == ranks[0] }) {
             ranks.insert(r, at: 0)
         }
+        return leg(ranks: ranks, weight: total - UInt64(shift), source: source, target: target)
+    }
+
+    /// A leg along given edge-based nodes (a found path), with the time spent on each.
+    func leg(ranks: [UInt32], weight: UInt64, source: Phantom, target: Phantom) -> Leg {
         let sourceDirection = source.directions.first { $0.1 == ranks[0] }?.0 ?? 0
         let targetDirection = target.directions.first { $0.1 == ranks[ranks.count - 1] }?.0 ?? 0
         var times: [Double] = []
@@ -104,7 +109,7 @@ public struct LegSearch {
                 times.append(turn)
             }
         }
-        return Leg(ranks: ranks, times: times, weight: total - UInt64(shift), sourceDirection: sourceDirection, targetDirection: targetDirection)
+        return Leg(ranks: ranks, times: times, weight: weight, sourceDirection: sourceDirection, targetDirection: targetDirection)
     }
 
     /// Weight of the turn a → b (a real arc of the hierarchy).

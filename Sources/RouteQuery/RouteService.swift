@@ -79,13 +79,20 @@ public final class RouteService {
             if let problem = request.validationProblem() { throw Failure(code: "InvalidInput", message: problem) }
             let ps = try phantoms(request)
             let legs = try legs(ps, algorithm: request.algorithm)
-            let route = RouteAssembly(data: data, steps: steps, request: request).route(legs: legs, phantoms: ps)
+            let assembly = RouteAssembly(data: data, steps: steps, request: request)
+            var routes = [assembly.route(legs: legs, phantoms: ps)]
+            if request.alternatives > 0 && legs.count == 1 && request.algorithm == .ch {
+                let alternatives = AlternativeRoutes(data: data, search: search)
+                    .find(request.alternatives, main: legs[0], source: ps[0], target: ps[1])
+                routes += alternatives.map { assembly.route(legs: [$0], phantoms: ps) }
+            }
+            let route = routes[0]
             let waypoints = ps.map { p -> [String: Any] in
                 ["location": [round6(p.lon), round6(p.lat)], "name": data.string(data.edgeName[p.edge]),
                  "distance": round2(p.distance), "hint": ""]
             }
             if request.format == .geojson { return RouteAssembly.featureCollection(route: route, waypoints: waypoints) }
-            return ["code": "Ok", "routes": [route], "waypoints": waypoints]
+            return ["code": "Ok", "routes": routes, "waypoints": waypoints]
         } catch let f as Failure {
             return f.json
         } catch {

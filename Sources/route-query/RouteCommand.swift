@@ -9,7 +9,7 @@ struct RouteOptions: ParsableArguments {
     @Option(help: "Route geometry: full, simplified or false.") var overview: RouteRequest.Overview = .simplified
     @Option(help: "Per waypoint DEG,RANGE (heading ± range), ';'-separated, empty for none.") var bearings: String?
     @Option(help: "Per waypoint snapping radius in metres, ';'-separated ('unlimited' or empty for none).") var radiuses: String?
-    @Option(help: "Alternative routes wanted (only the best route is computed for now).") var alternatives = 0
+    @Option(help: "Alternative routes wanted besides the best (via-node method: at most 25% longer, at most 75% shared).") var alternatives = 0
     @Option(help: "Output: osrm (route response) or geojson (FeatureCollection).") var format: RouteRequest.Format = .osrm
 
     func apply(to r: inout RouteRequest) throws {

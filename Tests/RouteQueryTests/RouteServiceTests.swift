@@ -136,3 +136,26 @@ final class RouteServiceTests: XCTestCase {
         }
     }
 }
+
+final class AlternativeRouteTests: XCTestCase {
+    func testAlternativesAreDistinctAndNotMuchSlower() throws {
+        let service = try RouteService(data: try RoutingData(path: try SampleGraphFixture.graphPath()))
+        var request = RouteRequest(coordinates: [(9.5215, 47.1410), (9.4990, 47.0660)])
+        request.alternatives = 2
+        request.overview = .full
+        let response = service.route(request)
+        let routes = try XCTUnwrap(response["routes"] as? [[String: Any]])
+        XCTAssertGreaterThanOrEqual(routes.count, 2, "Vaduz → Balzers has a second way along the Rhine")
+        let best = try XCTUnwrap(routes[0]["duration"] as? Double)
+        var geometries = Set<String>()
+        for r in routes {
+            let duration = try XCTUnwrap(r["duration"] as? Double)
+            XCTAssertGreaterThanOrEqual(duration, best)
+            XCTAssertLessThanOrEqual(duration, best * 1.26)
+            geometries.insert(try XCTUnwrap(r["geometry"] as? String))
+            let legs = try XCTUnwrap(r["legs"] as? [[String: Any]])
+            XCTAssertEqual(legs.count, 1)
+        }
+        XCTAssertEqual(geometries.count, routes.count)
+    }
+}
