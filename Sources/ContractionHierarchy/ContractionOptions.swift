@@ -27,7 +27,7 @@ public struct ContractionOptions: Sendable {
 
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                 witnessSettleLimit: Int = 500,
-                simulationSettleLimit: Int = 100,
+                simulationSettleLimit: Int = 60,
                 lazyReevaluation: Bool = true,
                 lazyNeighbourUpdates: Bool = false,
                 sequentialTail: Int = 2_000,
