@@ -32,8 +32,19 @@ STYLEPACK := $(OUT)/basic.stylepack
 # Glyph file names hold spaces, which Make cannot list: the directories stand for them.
 STYLE_FILES := samples/style/style.json $(wildcard samples/style/sprite*) samples/style/glyphs
 
-.PHONY: all check
-all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK)
+# Map tile packs for the sample regions, from MBTiles and from PMTiles (byte-identical), and
+# predictive-caching regions derived from the Vaduz → Balzers route.
+MBTILES := samples/liechtenstein.mbtiles
+PMTILES := samples/liechtenstein.pmtiles
+MAP_REGIONS := liechtenstein-oberland vaduz-2km vaduz-balzers-corridor
+MAPS_MB := $(MAP_REGIONS:%=$(OUT)/maps/mbtiles/%/region.json)
+MAPS_PM := $(MAP_REGIONS:%=$(OUT)/maps/pmtiles/%/region.json)
+PREDICT := $(OUT)/predict/region.json
+PREDICT_ROUTING := $(OUT)/$(NAME)-predict.routing.pack
+MAPS := $(MAPS_MB) $(MAPS_PM) $(PREDICT) $(PREDICT_ROUTING)
+
+.PHONY: all check maps-check
+all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK) $(MAPS)
 
 $(PACK): $(PBF) profiles/car.json $(BIN)/tilepack-build
 	@mkdir -p $(OUT)
@@ -85,9 +96,34 @@ $(STYLEPACK): $(STYLE_FILES) $(BIN)/tilepack-build
 	$(BIN)/tilepack-build style --style samples/style/style.json --resources samples/style --pixel-ratio 1,2 \
 	    --uri offgrid://styles/basic --output $@ > $(OUT)/basic.stylepack.json
 
+$(OUT)/maps/mbtiles/%/region.json: samples/regions/%.geojson $(MBTILES) $(BIN)/tilepack-build
+	@mkdir -p $(OUT)/maps/mbtiles
+	$(BIN)/tilepack-build maps --source $(MBTILES) --region $< --output $(OUT)/maps/mbtiles/$* --quiet > $(OUT)/maps/$*.mbtiles.json
+
+$(OUT)/maps/pmtiles/%/region.json: samples/regions/%.geojson $(PMTILES) $(BIN)/tilepack-build
+	@mkdir -p $(OUT)/maps/pmtiles
+	$(BIN)/tilepack-build maps --source $(PMTILES) --region $< --output $(OUT)/maps/pmtiles/$* --quiet > $(OUT)/maps/$*.pmtiles.json
+
+$(PREDICT): $(ROUTE) $(PMTILES) $(BIN)/tilepack-build
+	@mkdir -p $(OUT)
+	$(BIN)/tilepack-build predict --route $(ROUTE) --source $(PMTILES) --output $(OUT)/predict --quiet > $(OUT)/predict.json
+
+$(PREDICT_ROUTING): $(PREDICT) $(PBF) profiles/car.json $(BIN)/tilepack-build
+	$(BIN)/tilepack-build routing --input $(PBF) --region $(OUT)/predict/routing-region.geojson --output $@ > $(OUT)/$(NAME)-predict.routing.json
+
+# The packs do not depend on the container: MBTiles and PMTiles give the same bytes; a rebuild
+# gives the same bytes; the estimate equals the build.
+maps-check: $(MAPS)
+	diff -r $(OUT)/maps/mbtiles $(OUT)/maps/pmtiles
+	rm -rf $(OUT)/maps/again
+	$(BIN)/tilepack-build maps --source $(PMTILES) --region samples/regions/vaduz-balzers-corridor.geojson --output $(OUT)/maps/again --quiet > /dev/null
+	diff -r $(OUT)/maps/mbtiles/vaduz-balzers-corridor $(OUT)/maps/again
+	$(BIN)/tilepack-build maps --source $(MBTILES) --region samples/regions/liechtenstein-oberland.geojson --estimate --quiet > $(OUT)/maps/estimate.json
+	python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); assert all(e[k]==b[k] for k in ("packs","tiles","tileBytes")), (e,b)' $(OUT)/maps/estimate.json $(OUT)/maps/liechtenstein-oberland.mbtiles.json
+
 # Checks for the smoke run: the stitched tiles (and their graph) equal the whole region's, and
 # a second run of the pipeline rebuilds nothing and gives byte-identical packs.
-check: all
+check: all maps-check
 	diff <(cd $(OUT)/routing/$(NAME) && sha256sum *.tile) <(cd $(OUT)/routing/$(NAME)-stitched && sha256sum *.tile)
 	sha256sum $(PACK) $(WEST_PACK) $(EAST_PACK) > $(OUT)/packs.sha256
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) BIN=$(BIN) OUT=$(OUT) -q all
