@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "TileSourcesTests", dependencies: ["TileSources", "BinaryIO"]),
         .testTarget(name: "MapPacksTests", dependencies: ["MapPacks", "TileSources", "TileMath", "BinaryIO"]),
         .testTarget(name: "StylePacksTests", dependencies: ["StylePacks", "BinaryIO"]),
-        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "MapPacks", "StylePacks", "Packs", "BinaryIO"]),
+        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "MapPacks", "StylePacks", "Packs", "BinaryIO", "TileSources", "ToolSupport"]),
         .testTarget(name: "PacksTests", dependencies: ["Packs", "BinaryIO", "ToolSupport"]),
     ]
 )

@@ -43,8 +43,14 @@ PREDICT := $(OUT)/predict/region.json
 PREDICT_ROUTING := $(OUT)/$(NAME)-predict.routing.pack
 MAPS := $(MAPS_MB) $(MAPS_PM) $(PREDICT) $(PREDICT_ROUTING)
 
-.PHONY: all check maps-check
-all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK) $(MAPS)
+# The tile store: the sample's map regions, the predictive-caching region, the routing packs
+# and the style pack installed into one store, listed, verified, and a tile read back.
+STORE := $(OUT)/store
+STORE_LIST := $(OUT)/store-list.json
+STORE_TILE := $(OUT)/store-tile-14-8623-5759.mvt.gz
+
+.PHONY: all check maps-check store-check
+all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK) $(MAPS) $(STORE_LIST) $(STORE_TILE)
 
 $(PACK): $(PBF) profiles/car.json $(BIN)/tilepack-build
 	@mkdir -p $(OUT)
@@ -121,9 +127,32 @@ maps-check: $(MAPS)
 	$(BIN)/tilepack-build maps --source $(MBTILES) --region samples/regions/liechtenstein-oberland.geojson --estimate --quiet > $(OUT)/maps/estimate.json
 	python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); assert all(e[k]==b[k] for k in ("packs","tiles","tileBytes")), (e,b)' $(OUT)/maps/estimate.json $(OUT)/maps/liechtenstein-oberland.mbtiles.json
 
+$(STORE_LIST): $(MAPS_MB) $(PREDICT) $(PACK) $(PREDICT_ROUTING) $(STYLEPACK) $(BIN)/tilestore
+	rm -rf $(STORE)
+	for r in $(MAP_REGIONS); do \
+	  $(BIN)/tilestore --store $(STORE) install $(OUT)/maps/mbtiles/$$r --quiet > $(OUT)/store-install-$$r.json || exit 1; \
+	done
+	$(BIN)/tilestore --store $(STORE) install $(OUT)/predict --quiet > $(OUT)/store-install-predict.json
+	$(BIN)/tilestore --store $(STORE) install-routing $(PREDICT_ROUTING) --region-id predict-route-vaduz-balzers --quiet > $(OUT)/store-install-predict-routing.json
+	$(BIN)/tilestore --store $(STORE) install-routing $(PACK) --region-id $(NAME) --quiet > $(OUT)/store-install-routing.json
+	$(BIN)/tilestore --store $(STORE) install-style $(STYLEPACK) > $(OUT)/store-install-style.json
+	$(BIN)/tilestore --store $(STORE) style-packs > $(OUT)/store-styles.json
+	$(BIN)/tilestore --store $(STORE) verify > $(OUT)/store-verify.json
+	$(BIN)/tilestore --store $(STORE) list > $@.tmp && mv $@.tmp $@
+
+$(STORE_TILE): $(STORE_LIST) $(BIN)/tilestore
+	$(BIN)/tilestore --store $(STORE) get 14 8623 5759 --output $@ > $(OUT)/store-tile.json
+
+# Five complete regions sharing packs (each stored once); the tile read back through the store
+# equals the MBTiles tile read by sqlite3; the store verifies clean.
+store-check: $(STORE_LIST) $(STORE_TILE)
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["regions"]; assert len(r)==5 and all(x["complete"] for x in r), r; s=d["store"]; assert s["mapPacks"]==s["mapPacksInRegions"] < sum(x["packs"]["map"] for x in r), s' $(STORE_LIST)
+	python3 -c 'import sqlite3,sys; t=sqlite3.connect(sys.argv[1]).execute("select tile_data from tiles where zoom_level=14 and tile_column=8623 and tile_row=(1<<14)-1-5759").fetchone()[0]; assert open(sys.argv[2],"rb").read()==t' $(MBTILES) $(STORE_TILE)
+	$(BIN)/tilestore --store $(STORE) verify > /dev/null
+
 # Checks for the smoke run: the stitched tiles (and their graph) equal the whole region's, and
 # a second run of the pipeline rebuilds nothing and gives byte-identical packs.
-check: all maps-check
+check: all maps-check store-check
 	diff <(cd $(OUT)/routing/$(NAME) && sha256sum *.tile) <(cd $(OUT)/routing/$(NAME)-stitched && sha256sum *.tile)
 	sha256sum $(PACK) $(WEST_PACK) $(EAST_PACK) > $(OUT)/packs.sha256
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) BIN=$(BIN) OUT=$(OUT) -q all

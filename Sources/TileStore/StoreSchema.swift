@@ -1,0 +1,92 @@
+/// The index schema (docs/FORMATS.md, "Tile store"). Version 1.
+enum StoreSchema {
+    static let version = 1
+
+    static let statements = """
+    CREATE TABLE IF NOT EXISTS meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS objects (
+        sha256       TEXT PRIMARY KEY,
+        kind         TEXT NOT NULL CHECK (kind IN ('map-pack', 'routing-pack', 'style-resource')),
+        path         TEXT NOT NULL UNIQUE,
+        bytes        INTEGER NOT NULL,
+        tiles        INTEGER,
+        tileset      TEXT,
+        band_min     INTEGER,
+        band_max     INTEGER,
+        parent_z     INTEGER,
+        parent_x     INTEGER,
+        parent_y     INTEGER,
+        expires_at   INTEGER,
+        installed_at INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS objects_by_parent ON objects (tileset, parent_z, parent_x, parent_y);
+    CREATE TABLE IF NOT EXISTS regions (
+        id           TEXT PRIMARY KEY,
+        geometry     TEXT,
+        min_lon      REAL,
+        min_lat      REAL,
+        max_lon      REAL,
+        max_lat      REAL,
+        tileset      TEXT,
+        metadata     TEXT NOT NULL DEFAULT 'null',
+        expires      TEXT,
+        expires_at   INTEGER,
+        routing      TEXT,
+        max_packs    INTEGER,
+        max_tiles    INTEGER,
+        installed_at INTEGER NOT NULL,
+        updated_at   INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS region_packs (
+        region_id TEXT NOT NULL REFERENCES regions (id) ON DELETE CASCADE,
+        kind      TEXT NOT NULL CHECK (kind IN ('map-pack', 'routing-pack')),
+        name      TEXT NOT NULL,
+        sha256    TEXT NOT NULL,
+        bytes     INTEGER NOT NULL,
+        tiles     INTEGER NOT NULL,
+        PRIMARY KEY (region_id, kind, name)
+    );
+    CREATE INDEX IF NOT EXISTS region_packs_by_sha ON region_packs (sha256);
+    CREATE TABLE IF NOT EXISTS styles (
+        uri          TEXT PRIMARY KEY,
+        info         TEXT NOT NULL,
+        installed_at INTEGER NOT NULL,
+        updated_at   INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS style_resources (
+        uri         TEXT NOT NULL REFERENCES styles (uri) ON DELETE CASCADE,
+        path        TEXT NOT NULL,
+        kind        TEXT NOT NULL,
+        url         TEXT NOT NULL,
+        grp         TEXT NOT NULL,
+        pixel_ratio INTEGER NOT NULL,
+        range_start INTEGER NOT NULL,
+        sha256      TEXT NOT NULL,
+        bytes       INTEGER NOT NULL,
+        crc32       INTEGER NOT NULL,
+        PRIMARY KEY (uri, path)
+    );
+    CREATE INDEX IF NOT EXISTS style_resources_by_sha ON style_resources (sha256);
+    """
+
+    /// SQL condition: object `o` is used by no region and no style (evictable).
+    static let unreferenced = """
+        NOT EXISTS (SELECT 1 FROM region_packs rp WHERE rp.sha256 = o.sha256)
+        AND NOT EXISTS (SELECT 1 FROM style_resources sr WHERE sr.sha256 = o.sha256)
+        """
+
+    /// SQL expression: region `r` has every pack it lists (1) or misses some (0).
+    static let regionComplete = """
+        NOT EXISTS (SELECT 1 FROM region_packs rp WHERE rp.region_id = r.id
+                    AND NOT EXISTS (SELECT 1 FROM objects o WHERE o.sha256 = rp.sha256))
+        """
+
+    /// SQL expression: style `s` has every resource it lists.
+    static let styleComplete = """
+        NOT EXISTS (SELECT 1 FROM style_resources sr WHERE sr.uri = s.uri
+                    AND NOT EXISTS (SELECT 1 FROM objects o WHERE o.sha256 = sr.sha256))
+        """
+}
