@@ -26,7 +26,7 @@ public struct ContractionOptions: Sendable {
     public var log: (@Sendable (String) -> Void)?
 
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                witnessSettleLimit: Int = 500,
+                witnessSettleLimit: Int = 2_000,
                 simulationSettleLimit: Int = 60,
                 lazyReevaluation: Bool = true,
                 lazyNeighbourUpdates: Bool = false,
