@@ -59,21 +59,22 @@ let package = Package(
         .executableTarget(name: "tilepack-unpack", dependencies: [
             "Packs", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
-        // Tests: one target per module, on the real sample data.
-        .testTarget(name: "BinaryIOTests", dependencies: ["BinaryIO"]),
-        .testTarget(name: "TileMathTests", dependencies: ["TileMath"]),
-        .testTarget(name: "OSMPBFTests", dependencies: ["OSMPBF", "BinaryIO", "ToolSupport"]),
+        // Tests: one target per module, on the real sample data; TestSupport holds what they share.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "BinaryIOTests", dependencies: ["TestSupport", "BinaryIO"]),
+        .testTarget(name: "TileMathTests", dependencies: ["TestSupport", "TileMath"]),
+        .testTarget(name: "OSMPBFTests", dependencies: ["TestSupport", "OSMPBF", "BinaryIO", "ToolSupport"]),
         .testTarget(name: "RoutingProfileTests", dependencies: ["RoutingProfile"]),
         .testTarget(name: "RoutingTilesTests", dependencies: ["RoutingTiles", "Packs", "OSMPBF", "TileMath", "BinaryIO", "RoutingProfile"]),
-        .testTarget(name: "ContractionHierarchyTests", dependencies: ["ContractionHierarchy"]),
-        .testTarget(name: "RoutingGraphTests", dependencies: ["RoutingGraph", "ContractionHierarchy", "RoutingTiles", "Packs",
+        .testTarget(name: "ContractionHierarchyTests", dependencies: ["TestSupport", "ContractionHierarchy"]),
+        .testTarget(name: "RoutingGraphTests", dependencies: ["TestSupport", "RoutingGraph", "ContractionHierarchy", "RoutingTiles", "Packs",
                                                              "OSMPBF", "RoutingProfile", "TileMath"]),
-        .testTarget(name: "RouteQueryTests", dependencies: ["RouteQuery", "RoutingGraph", "ContractionHierarchy", "RoutingTiles",
+        .testTarget(name: "RouteQueryTests", dependencies: ["TestSupport", "RouteQuery", "RoutingGraph", "ContractionHierarchy", "RoutingTiles",
                                                            "Packs", "OSMPBF", "RoutingProfile", "TileMath"]),
-        .testTarget(name: "TileSourcesTests", dependencies: ["TileSources", "BinaryIO"]),
-        .testTarget(name: "MapPacksTests", dependencies: ["MapPacks", "TileSources", "TileMath", "BinaryIO"]),
+        .testTarget(name: "TileSourcesTests", dependencies: ["TestSupport", "TileSources", "BinaryIO"]),
+        .testTarget(name: "MapPacksTests", dependencies: ["TestSupport", "MapPacks", "TileSources", "TileMath", "BinaryIO"]),
         .testTarget(name: "StylePacksTests", dependencies: ["StylePacks", "BinaryIO"]),
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "MapPacks", "StylePacks", "Packs", "BinaryIO", "TileSources", "ToolSupport"]),
-        .testTarget(name: "PacksTests", dependencies: ["Packs", "BinaryIO", "ToolSupport"]),
+        .testTarget(name: "PacksTests", dependencies: ["TestSupport", "Packs", "BinaryIO", "ToolSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import BinaryIO
+import TestSupport
 
 final class SHA256Tests: XCTestCase {
     private func hex(_ s: String) -> String { SHA256.hex(SHA256.hash(Array(s.utf8))) }

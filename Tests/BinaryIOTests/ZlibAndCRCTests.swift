@@ -1,5 +1,6 @@
 import XCTest
 @testable import BinaryIO
+import TestSupport
 
 final class ZlibAndCRCTests: XCTestCase {
     func testCRC32CheckValue() {

@@ -1,5 +1,6 @@
 import XCTest
 import ContractionHierarchy
+import TestSupport
 
 final class ContractionHierarchyTests: XCTestCase {
     func testTinyGraphsAllPairs() {

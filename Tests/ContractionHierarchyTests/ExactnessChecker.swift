@@ -1,5 +1,6 @@
 import XCTest
 import ContractionHierarchy
+import TestSupport
 
 /// Compares a contraction hierarchy of a graph against plain Dijkstra on the same graph:
 /// distances (incl. unreachable), multi-source/target with offsets, unpacked paths and tables.

@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import ContractionHierarchy
+import TestSupport
 
 /// Build and query figures on a synthetic edge-based road graph; runs only with OFFGRID_PERF=1
 /// (build with `-c release`). OFFGRID_PERF_NODES overrides the size (default 1,000,000),

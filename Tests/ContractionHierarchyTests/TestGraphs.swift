@@ -1,4 +1,5 @@
 import ContractionHierarchy
+import TestSupport
 
 /// A test graph: node count and arcs.
 struct TestGraph {

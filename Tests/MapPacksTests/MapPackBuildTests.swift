@@ -4,6 +4,7 @@ import TileMath
 import TileSources
 import ToolSupport
 import XCTest
+import TestSupport
 
 /// Building packs from the real sample: contents, estimate = build, limits, determinism,
 /// container independence.

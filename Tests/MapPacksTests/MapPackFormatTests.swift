@@ -3,6 +3,7 @@ import Foundation
 import MapPacks
 import TileSources
 import XCTest
+import TestSupport
 
 final class MapPackFormatTests: XCTestCase {
     let header = MapPackHeader(band: ZoomBand(11, 14), parent: TileCoordinate(z: 11, x: 1078, y: 719),

@@ -3,6 +3,7 @@ import Foundation
 import TileMath
 import TileSources
 import XCTest
+import TestSupport
 
 /// The tile cover against the brute-force oracle on random shapes at many latitudes, plus the
 /// properties the pack planner relies on.

@@ -3,6 +3,7 @@ import Foundation
 @testable import Packs
 import ToolSupport
 import XCTest
+import TestSupport
 
 /// Test inputs: tiles cut from the real Liechtenstein extract (the tile builder is not written
 /// yet, and real bytes compress like real data), headers, and scratch directories.
@@ -108,23 +109,6 @@ struct TreeSnapshot: Equatable, CustomStringConvertible {
     }
 }
 
-/// SplitMix64: deterministic pseudo-random numbers for fixtures and fuzzing.
-struct TestRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func bytes(_ n: Int) -> [UInt8] {
-        (0..<n).map { _ in UInt8(truncatingIfNeeded: next()) }
-    }
-}
 
 /// Asserts that `body` throws an `InputError` and returns it for further checks.
 @discardableResult
@@ -145,3 +129,5 @@ func assertInputError<T>(_ body: @autoclosure () throws -> T, contains fragment:
         return nil
     }
 }
+
+typealias TestRandom = SplitMix64

@@ -3,6 +3,7 @@ import Foundation
 @testable import Packs
 import ToolSupport
 import XCTest
+import TestSupport
 
 /// Damaged, foreign and hostile files must give one clear `InputError` naming the file and a
 /// byte offset — never a crash, a hang or a huge allocation.

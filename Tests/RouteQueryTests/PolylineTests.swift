@@ -2,6 +2,7 @@ import Foundation
 import RouteQuery
 import TileMath
 import XCTest
+import TestSupport
 
 /// Encoded polylines against the reference algorithm's outputs, and Douglas–Peucker.
 final class PolylineTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import RouteQuery
 import TileMath
 import XCTest
+import TestSupport
 
 /// Routes on the sample graph: CH = Dijkstra, steps add up, geometry matches, error codes.
 final class RouteServiceTests: XCTestCase {

@@ -5,6 +5,7 @@ import RoutingGraph
 import RoutingProfile
 import RoutingTiles
 import TileMath
+import TestSupport
 
 /// The Liechtenstein sample compiled end to end (PBF → routing pack → unpacked tiles → graph
 /// file) the way `route-graph` does it, once per test process and shared by every test class.
@@ -49,20 +50,6 @@ enum SampleGraphFixture {
     }
 }
 
-/// SplitMix64: a fixed-seed generator so random test inputs are the same on every run.
-struct FixtureRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in a ..< b.
-    mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(next() >> 11) / Double(1 << 53) }
-}
 
 /// Metres east/north of a point, for building test geometry around it.
 struct TestLocalMetres {
@@ -77,3 +64,5 @@ struct TestLocalMetres {
         ((p.lon - origin.lon) * metersPerDegreeLon, (p.lat - origin.lat) * metersPerDegreeLat)
     }
 }
+
+typealias FixtureRandom = SplitMix64

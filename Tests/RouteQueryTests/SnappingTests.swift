@@ -3,6 +3,7 @@ import RouteQuery
 import RoutingGraph
 import TileMath
 import XCTest
+import TestSupport
 
 /// Snapping on the real sample graph, checked against a brute-force scan of every segment.
 final class SnappingTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import RouteQuery
 import TileMath
 import XCTest
+import TestSupport
 
 /// Location traces (CSV, GPX) and progress / off-route tracking along a route.
 final class TraceTests: XCTestCase {

@@ -7,6 +7,7 @@ import RoutingProfile
 import RoutingTiles
 import TileMath
 import XCTest
+import TestSupport
 
 /// The sample compiled end to end into a graph file, then checked: CH = Dijkstra, determinism,
 /// bad inputs.
@@ -54,7 +55,7 @@ final class GraphFileTests: XCTestCase {
         let plain = CSRGraph(nodeCount: n, arcs: ArcList(tails: eb.arcs.tails.map { rank[Int($0)] },
                                                          heads: eb.arcs.heads.map { rank[Int($0)] }, weights: eb.arcs.weights))
         let dijkstra = DijkstraQuery(plain)
-        var rng = SystemRandomNumberGenerator.seeded(7)
+        var rng = SplitMix64(seed: 7)
         var reachable = 0
         for _ in 0..<3000 {
             let s = UInt32(rng.next() % UInt64(n)), t = UInt32(rng.next() % UInt64(n))
@@ -176,18 +177,4 @@ enum PBFReaderFactory {
     static func sample() throws -> OSMPBF.PBFReader { try OSMPBF.PBFReader(path: samplePBF) }
 }
 
-extension SystemRandomNumberGenerator {
-    /// A fixed-seed generator for reproducible tests (SplitMix64).
-    static func seeded(_ seed: UInt64) -> SplitMix64 { SplitMix64(state: seed) }
-}
 
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TileMath
+import TestSupport
 
 final class BBoxTests: XCTestCase {
     func testParse() throws {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TileMath
+import TestSupport
 
 final class ExactOrientationTests: XCTestCase {
     /// Exact sign of (ax−cx)(by−cy) − (ay−cy)(bx−cx) for integer inputs, in 128 bits.

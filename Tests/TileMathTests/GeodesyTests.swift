@@ -1,5 +1,6 @@
 import XCTest
 @testable import TileMath
+import TestSupport
 
 final class GeodesyTests: XCTestCase {
     private func p(_ lon: Double, _ lat: Double) -> GeoPoint { GeoPoint(lon: lon, lat: lat) }

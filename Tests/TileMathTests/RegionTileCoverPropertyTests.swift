@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TileMath
+import TestSupport
 
 /// Random polygons (concave, with holes, overlapping multi-polygons, at all latitudes, touching
 /// the poles and the antimeridian) against independent oracles.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TileMath
+import TestSupport
 
 final class SuggestSplitTests: XCTestCase {
     let grid = RoutingGrid.standard

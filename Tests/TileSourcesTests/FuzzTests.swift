@@ -2,6 +2,7 @@ import Foundation
 import TileSources
 import ToolSupport
 import XCTest
+import TestSupport
 
 /// Random damage to real and fixture archives: every outcome is a clean result or an
 /// `InputError`, never a crash or a hang.

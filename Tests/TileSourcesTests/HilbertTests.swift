@@ -1,5 +1,6 @@
 import TileSources
 import XCTest
+import TestSupport
 
 final class HilbertTests: XCTestCase {
     /// Values computed with the `pmtiles` Python package (`zxy_to_tileid`).

@@ -2,6 +2,7 @@ import BinaryIO
 import Foundation
 import TileSources
 import XCTest
+import TestSupport
 
 /// PMTiles features the sample does not use: leaf directories, run-length entries, shared
 /// bytes, uncompressed internals, other tile types — written by an independent fixture writer.
