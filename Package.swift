@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "TileMathTests", dependencies: ["TestSupport", "TileMath"]),
         .testTarget(name: "OSMPBFTests", dependencies: ["TestSupport", "OSMPBF", "BinaryIO", "ToolSupport"]),
         .testTarget(name: "RoutingProfileTests", dependencies: ["RoutingProfile"]),
-        .testTarget(name: "RoutingTilesTests", dependencies: ["RoutingTiles", "Packs", "OSMPBF", "TileMath", "BinaryIO", "RoutingProfile"]),
+        .testTarget(name: "RoutingTilesTests", dependencies: ["TestSupport", "RoutingTiles", "Packs", "OSMPBF", "TileMath", "BinaryIO", "RoutingProfile"]),
         .testTarget(name: "ContractionHierarchyTests", dependencies: ["TestSupport", "ContractionHierarchy"]),
         .testTarget(name: "RoutingGraphTests", dependencies: ["TestSupport", "RoutingGraph", "ContractionHierarchy", "RoutingTiles", "Packs",
                                                              "OSMPBF", "RoutingProfile", "TileMath"]),

@@ -2,6 +2,7 @@ import Foundation
 import MapPacks
 import TileMath
 import TileSources
+import TestSupport
 import XCTest
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -39,31 +40,11 @@ func treeContents(_ dir: String) -> [String: Data] {
     return out
 }
 
-func toolBinary(_ name: String) throws -> URL {
-    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let candidates = [exe.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent(),
-                      repositoryRoot.appendingPathComponent(".build/debug"), repositoryRoot.appendingPathComponent(".build/release")]
-    for dir in candidates {
-        let url = dir.appendingPathComponent(name)
-        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-    }
-    throw XCTSkip("\(name) is not built")
-}
-
-func runTool(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = try toolBinary(name)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-}
-
 func jsonObject(_ text: String) throws -> [String: Any] {
     try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+}
+
+/// The project's built tools, run as a user runs them (shared helper in TestSupport).
+func runTool(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    try TestTools.run(name, arguments)
 }

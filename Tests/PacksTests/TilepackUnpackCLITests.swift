@@ -1,5 +1,6 @@
 import Foundation
 @testable import Packs
+import TestSupport
 import XCTest
 
 /// Runs the built `tilepack-unpack` binary: exit codes, one-line errors, stdout JSON.
@@ -8,31 +9,8 @@ final class TilepackUnpackCLITests: XCTestCase {
     override func setUp() { scratch = ScratchDirectory() }
     override func tearDown() { scratch.remove() }
 
-    /// The binary sits next to the test bundle in `.build*/debug/`.
-    private func binary() throws -> URL {
-        let testExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let candidates = [testExecutable.deletingLastPathComponent(),
-                          Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-            + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-        for dir in candidates {
-            let url = dir.appendingPathComponent("tilepack-unpack")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        throw XCTSkip("tilepack-unpack binary not found next to the tests")
-    }
-
     private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        try TestTools.run("tilepack-unpack", arguments)
     }
 
     func testSuccessPrintsSummaryAndRerunIsNoop() throws {
@@ -111,7 +89,7 @@ extension TilepackUnpackCLITests {
         let big = try PackFixtures.writePack(scratch, name: "big.routing.pack", ids: Array(100..<3100))
 
         let process = Process()
-        process.executableURL = try binary()
+        process.executableURL = try TestTools.binary("tilepack-unpack")
         process.arguments = [big, "--output", dir, "--progress", "none"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -1,32 +1,11 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `route-query` as users run it: exit codes, batch, trace replay with one detour.
 final class RouteQueryCLITests: XCTestCase {
-    func binary() throws -> URL {
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        for dir in [exe, SampleGraphFixture.repositoryRoot.appendingPathComponent(".build/debug"),
-                    SampleGraphFixture.repositoryRoot.appendingPathComponent(".build/release")] {
-            let url = dir.appendingPathComponent("route-query")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        throw XCTSkip("route-query is not built")
-    }
-
     func run(_ args: [String], stdin: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = try binary()
-        p.arguments = args
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = input
-        try p.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try TestTools.run("route-query", args, stdin: stdin)
     }
 
     func testMissingOrCorruptGraphExitsOne() throws {

@@ -3,6 +3,7 @@ import OSMPBF
 import RoutingProfile
 import RoutingTiles
 import TileMath
+import TestSupport
 import XCTest
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -33,28 +34,7 @@ func decodeAll(_ result: RoutingTileBuild.Result) throws -> [RoutingTile] {
     try result.tiles.map { try RoutingTileCodec.decode($0.raw) }
 }
 
-/// A built tool: next to the test bundle (debug) or in .build/release (after `make build`).
-func toolBinary(_ name: String) throws -> URL {
-    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let candidates = [exe.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent(),
-                      repositoryRoot.appendingPathComponent(".build/debug"), repositoryRoot.appendingPathComponent(".build/release")]
-    for dir in candidates {
-        let url = dir.appendingPathComponent(name)
-        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-    }
-    throw XCTSkip("\(name) is not built")
-}
-
+/// The project's built tools, run as a user runs them (shared helper in TestSupport).
 func runTool(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = try toolBinary(name)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    try TestTools.run(name, arguments)
 }
