@@ -114,12 +114,3 @@ public struct RoadGraph {
         return (first, ends)
     }
 }
-
-@inline(__always) func lowerBound(_ a: UnsafeBufferPointer<Int64>, _ key: Int64) -> Int {
-    var lo = 0, hi = a.count
-    while lo < hi {
-        let mid = (lo + hi) >> 1
-        if a[mid] < key { lo = mid + 1 } else { hi = mid }
-    }
-    return lo
-}

@@ -56,8 +56,8 @@ public struct RestrictionRecord: Equatable {
     public var code: UInt8
 }
 
-/// Binary search over a sorted array.
-@inline(__always) func lowerBound(_ a: UnsafeBufferPointer<Int64>, _ key: Int64) -> Int {
+/// Binary search over a sorted array: the first index whose value is not below `key`.
+@inlinable public func lowerBound(_ a: UnsafeBufferPointer<Int64>, _ key: Int64) -> Int {
     var lo = 0, hi = a.count
     while lo < hi {
         let mid = (lo + hi) >> 1
