@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // System libraries, linked through small module maps.
@@ -27,24 +28,27 @@ let package = Package(
         .target(name: "CShims", path: "Sources/CShims"),
 
         // Libraries, one responsibility each.
-        .target(name: "BinaryIO", dependencies: ["CZlib"]),
-        .target(name: "ToolSupport", dependencies: ["BinaryIO", "CShims",
+        // The core every library stands on: bytes, checksums, zlib/gzip, SHA-256, errors naming
+        // files, atomic files, exact JSON, ISO-8601, parallel map. No CLI library.
+        .target(name: "OffgridCore", dependencies: ["CZlib", "CShims", .product(name: "Crypto", package: "swift-crypto")]),
+        // What only executables need: argument parsing, ToolMain, the progress bar, shared options.
+        .target(name: "ToolSupport", dependencies: ["OffgridCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .target(name: "TileMath"),
-        .target(name: "OSMPBF", dependencies: ["OSMPBFProto", "CProtobufC", "BinaryIO", "ToolSupport"]),
-        .target(name: "RoutingProfile", dependencies: ["BinaryIO"]),
-        .target(name: "RoutingTiles", dependencies: ["BinaryIO", "TileMath", "OSMPBF", "RoutingProfile", "ToolSupport"]),
-        .target(name: "Packs", dependencies: ["BinaryIO", "TileMath", "ToolSupport"]),
-        .target(name: "ContractionHierarchy"),
-        .target(name: "RoutingGraph", dependencies: ["BinaryIO", "TileMath", "RoutingTiles", "RoutingProfile",
-                                                     "Packs", "ContractionHierarchy", "ToolSupport"]),
+        .target(name: "TileMath", dependencies: ["OffgridCore"]),
+        .target(name: "OSMPBF", dependencies: ["OSMPBFProto", "CProtobufC", "OffgridCore"]),
+        .target(name: "RoutingProfile", dependencies: ["OffgridCore"]),
+        .target(name: "RoutingTiles", dependencies: ["OffgridCore", "TileMath", "OSMPBF", "RoutingProfile"]),
+        .target(name: "Packs", dependencies: ["OffgridCore", "TileMath"]),
+        .target(name: "ContractionHierarchy", dependencies: ["OffgridCore"]),
+        .target(name: "RoutingGraph", dependencies: ["OffgridCore", "TileMath", "RoutingTiles", "RoutingProfile",
+                                                     "Packs", "ContractionHierarchy"]),
 
         // Map tiles: MBTiles/PMTiles sources, tile covers, map packs by zoom band, style packs, the store.
-        .target(name: "TileSources", dependencies: ["CSQLite", "CZlib", "BinaryIO", "ToolSupport"]),
-        .target(name: "MapPacks", dependencies: ["TileMath", "TileSources", "BinaryIO", "ToolSupport"]),
-        .target(name: "StylePacks", dependencies: ["BinaryIO", "ToolSupport"]),
-        .target(name: "TileStore", dependencies: ["CSQLite", "MapPacks", "StylePacks", "Packs", "BinaryIO", "ToolSupport"]),
-        .target(name: "RouteQuery", dependencies: ["RoutingGraph", "ContractionHierarchy", "TileMath", "ToolSupport"]),
+        .target(name: "TileSources", dependencies: ["CSQLite", "CZlib", "OffgridCore"]),
+        .target(name: "MapPacks", dependencies: ["TileMath", "TileSources", "OffgridCore"]),
+        .target(name: "StylePacks", dependencies: ["OffgridCore"]),
+        .target(name: "TileStore", dependencies: ["CSQLite", "MapPacks", "StylePacks", "Packs", "OffgridCore"]),
+        .target(name: "RouteQuery", dependencies: ["RoutingGraph", "ContractionHierarchy", "TileMath", "OffgridCore"]),
 
         // Thin executables.
         .executableTarget(name: "tilepack-build", dependencies: [
@@ -61,20 +65,20 @@ let package = Package(
 
         // Tests: one target per module, on the real sample data; TestSupport holds what they share.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "BinaryIOTests", dependencies: ["TestSupport", "BinaryIO"]),
-        .testTarget(name: "TileMathTests", dependencies: ["TestSupport", "TileMath"]),
-        .testTarget(name: "OSMPBFTests", dependencies: ["TestSupport", "OSMPBF", "BinaryIO", "ToolSupport"]),
-        .testTarget(name: "RoutingProfileTests", dependencies: ["RoutingProfile"]),
-        .testTarget(name: "RoutingTilesTests", dependencies: ["TestSupport", "RoutingTiles", "Packs", "OSMPBF", "TileMath", "BinaryIO", "RoutingProfile"]),
-        .testTarget(name: "ContractionHierarchyTests", dependencies: ["TestSupport", "ContractionHierarchy"]),
+        .testTarget(name: "OffgridCoreTests", dependencies: ["TestSupport", "OffgridCore"]),
+        .testTarget(name: "TileMathTests", dependencies: ["TestSupport", "TileMath", "OffgridCore"]),
+        .testTarget(name: "OSMPBFTests", dependencies: ["TestSupport", "OSMPBF", "OffgridCore", "ToolSupport"]),
+        .testTarget(name: "RoutingProfileTests", dependencies: ["RoutingProfile", "OffgridCore"]),
+        .testTarget(name: "RoutingTilesTests", dependencies: ["TestSupport", "RoutingTiles", "Packs", "OSMPBF", "TileMath", "OffgridCore", "RoutingProfile"]),
+        .testTarget(name: "ContractionHierarchyTests", dependencies: ["TestSupport", "ContractionHierarchy", "OffgridCore"]),
         .testTarget(name: "RoutingGraphTests", dependencies: ["TestSupport", "RoutingGraph", "ContractionHierarchy", "RoutingTiles", "Packs",
-                                                             "OSMPBF", "RoutingProfile", "TileMath"]),
+                                                             "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
         .testTarget(name: "RouteQueryTests", dependencies: ["TestSupport", "RouteQuery", "RoutingGraph", "ContractionHierarchy", "RoutingTiles",
-                                                           "Packs", "OSMPBF", "RoutingProfile", "TileMath"]),
-        .testTarget(name: "TileSourcesTests", dependencies: ["TestSupport", "TileSources", "BinaryIO"]),
-        .testTarget(name: "MapPacksTests", dependencies: ["TestSupport", "MapPacks", "TileSources", "TileMath", "BinaryIO"]),
-        .testTarget(name: "StylePacksTests", dependencies: ["StylePacks", "BinaryIO"]),
-        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "MapPacks", "StylePacks", "Packs", "BinaryIO", "TileSources", "ToolSupport"]),
-        .testTarget(name: "PacksTests", dependencies: ["TestSupport", "Packs", "BinaryIO", "ToolSupport"]),
+                                                           "Packs", "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
+        .testTarget(name: "TileSourcesTests", dependencies: ["TestSupport", "TileSources", "OffgridCore"]),
+        .testTarget(name: "MapPacksTests", dependencies: ["TestSupport", "MapPacks", "TileSources", "TileMath", "OffgridCore"]),
+        .testTarget(name: "StylePacksTests", dependencies: ["StylePacks", "OffgridCore"]),
+        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "MapPacks", "StylePacks", "Packs", "OffgridCore", "TileSources", "ToolSupport"]),
+        .testTarget(name: "PacksTests", dependencies: ["TestSupport", "Packs", "OffgridCore", "ToolSupport"]),
     ]
 )

@@ -1,3 +1,4 @@
+import OffgridCore
 import Foundation
 
 /// Builds a contraction hierarchy (Geisberger, Sanders, Schultes, Delling 2008) of a directed
@@ -150,7 +151,7 @@ final class ContractionRun {
         end.withUnsafeMutableBufferPointer { end in
         freshQuotients.withUnsafeMutableBufferPointer { freshQuotients in
         deferredKey.withUnsafeMutableBufferPointer { deferredKey in
-            ParallelWork.forEachChunk(count: count, threads: options.threads, chunkSize: 256) { worker, range in
+            Parallel.forEachChunk(count: count, threads: options.threads, chunkSize: 256) { worker, range in
                 let search = searches[worker], list = lists[worker]
                 for i in range {
                     let v = Int(chosen[i])
@@ -252,7 +253,7 @@ final class ContractionRun {
         bar.withUnsafeMutableBufferPointer { bar in
         fresh.withUnsafeMutableBufferPointer { fresh in
         freshQuotients.withUnsafeMutableBufferPointer { freshQuotients in
-            ParallelWork.forEachChunk(count: stale.count, threads: options.threads, chunkSize: 256) { worker, range in
+            Parallel.forEachChunk(count: stale.count, threads: options.threads, chunkSize: 256) { worker, range in
                 for i in range {
                     let v = Int(stale[i])
                     bar[i] = NodeOrdering.smallestKeyAround(v, key: key, graph: graph)
@@ -287,7 +288,7 @@ final class ContractionRun {
         // Small chunks when there are few nodes (the sequential tail), so both cores still help.
         let chunk = min(256, max(4, nodes.count / (4 * options.threads)))
         nodes.withUnsafeBufferPointer { nodes in
-            ParallelWork.forEachChunk(count: nodes.count, threads: options.threads, chunkSize: chunk) { worker, range in
+            Parallel.forEachChunk(count: nodes.count, threads: options.threads, chunkSize: chunk) { worker, range in
                 let search = searches[worker]
                 for i in range {
                     let v = Int(nodes[i])

@@ -1,3 +1,4 @@
+import OffgridCore
 /// How important a node is, and which nodes may be contracted together.
 ///
 /// A node's key is `priority << 32 | node`: comparing keys compares priorities and breaks ties by
@@ -42,7 +43,7 @@ enum NodeOrdering {
         let chunk = 4096
         // Pass 1: smallest key among each node and its neighbours.
         remaining.withUnsafeBufferPointer { nodes in
-            ParallelWork.forEachChunk(count: count, threads: threads, chunkSize: chunk) { _, range in
+            Parallel.forEachChunk(count: count, threads: threads, chunkSize: chunk) { _, range in
                 for i in range {
                     let v = Int(nodes[i])
                     var m = key[v]
@@ -57,7 +58,7 @@ enum NodeOrdering {
         var chosen = [UInt8](repeating: 0, count: count)
         remaining.withUnsafeBufferPointer { nodes in
             chosen.withUnsafeMutableBufferPointer { chosen in
-                ParallelWork.forEachChunk(count: count, threads: threads, chunkSize: chunk) { _, range in
+                Parallel.forEachChunk(count: count, threads: threads, chunkSize: chunk) { _, range in
                     for i in range {
                         let v = Int(nodes[i])
                         let own = key[v]

@@ -1,8 +1,7 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 import TileMath
 import TileSources
-import ToolSupport
 
 /// What to build for a region (the CLI flags of `tilepack-build maps`).
 public struct MapBuildOptions {
@@ -140,7 +139,7 @@ public enum MapPackBuilder {
     public static func build(plan: MapBuildPlan, source: TileSource, region: MapRegion, options: MapBuildOptions,
                              output: String, extraFiles: [(name: String, bytes: [UInt8])] = [],
                              threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                             progress: ProgressReporter) throws -> [BuiltPack] {
+                             progress: any ProgressSink) throws -> [BuiltPack] {
         let dir = try OutputDirectory(path: output, marker: manifestFormat)
         do {
             // Packs are independent: workers (one source handle each) take every n-th pack,
@@ -215,7 +214,7 @@ public enum MapPackBuilder {
         let buffer = scratch
         let tiles = spans.map { ($0.0, buffer[$0.1]) }
         let (prefix, blobs, stats) = MapPackWriter.encodeParts(header: pack.header, tiles: tiles)
-        return (pack.header, prefix, blobs, BuiltPack(header: pack.header, stats: stats, sha256: PackDigest.sha256Hex(parts: [prefix[...]] + blobs)))
+        return (pack.header, prefix, blobs, BuiltPack(header: pack.header, stats: stats, sha256: SHA256.hex(parts: [prefix[...]] + blobs)))
     }
 
     // MARK: - Manifest and summaries

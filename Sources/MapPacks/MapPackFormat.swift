@@ -1,7 +1,6 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 import TileSources
-import ToolSupport
 
 /// What identifies a map pack: the band, the parent tile, the tileset and what its tiles are.
 /// Nothing else goes into a pack, so the same tiles give the same bytes whichever region, source

@@ -1,6 +1,6 @@
 import CShims
 import Foundation
-import ToolSupport
+import OffgridCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,5 @@
-import BinaryIO
+import OffgridCore
 import OSMPBFProto
-import ToolSupport
 
 /// Per-thread decoding state: an arena for protobuf-c and a reusable inflate buffer,
 /// so decoding a block allocates nothing once the first few blocks have sized them.

@@ -1,5 +1,5 @@
 import OSMPBFProto
-import ToolSupport
+import OffgridCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
 import OSMPBFProto
-import ToolSupport
+import OffgridCore
 
 /// The file's HeaderBlock: what it claims to contain and how fresh it is.
 public struct PBFHeader: Equatable {

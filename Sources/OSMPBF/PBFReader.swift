@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 
 /// Reads an `.osm.pbf` file: the header at open, then data blocks decoded on worker threads.
 ///

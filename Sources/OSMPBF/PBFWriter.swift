@@ -1,4 +1,4 @@
-import BinaryIO
+import OffgridCore
 
 /// OSM objects to write (small files: test fixtures, hand-made networks).
 public struct OSMNode {

@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 
 /// Region geometries travel as GeoJSON text in pack headers and as JSON objects in manifests.
 enum GeoJSONText {

@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 
 extension UnpackedRoutingDirectory {
     /// `manifest.json` of an unpacked routing directory: which data version, profile and grid its

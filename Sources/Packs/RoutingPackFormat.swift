@@ -1,4 +1,4 @@
-import BinaryIO
+import OffgridCore
 
 /// Byte layout of a routing pack (`*.routing.pack`), version 1. docs/FORMATS.md is the spec;
 /// these constants are its single source in code.

@@ -1,5 +1,4 @@
-import BinaryIO
-import ToolSupport
+import OffgridCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

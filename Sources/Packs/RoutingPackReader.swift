@@ -1,6 +1,5 @@
-import BinaryIO
+import OffgridCore
 import Foundation
-import ToolSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,6 @@
 import CShims
 import Foundation
-import ToolSupport
+import OffgridCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,7 +26,7 @@ public enum RoutingPackUnpacker {
     /// Opens and validates the pack, then unpacks it. Bad packs and unusable directories are
     /// `InputError`s; on any error the directory is left as it was.
     public static func unpack(packPath: String, outputDir: String, replace: Bool = false,
-                              progress: ProgressReporter) throws -> UnpackSummary {
+                              progress: any ProgressSink) throws -> UnpackSummary {
         let reader: RoutingPackReader
         do {
             reader = try RoutingPackReader(path: packPath)
@@ -39,11 +39,11 @@ public enum RoutingPackUnpacker {
 
     /// Unpacks an already opened pack (callers that need its totals to set up progress).
     public static func unpack(_ reader: RoutingPackReader, outputDir: String, replace: Bool = false,
-                              progress: ProgressReporter) throws -> UnpackSummary {
+                              progress: any ProgressSink) throws -> UnpackSummary {
         do {
             let summary = try unpackWithoutFinishing(reader: reader, outputDir: outputDir,
                                                      replace: replace, progress: progress)
-            progress.finish(extra: ["tilesAdded": summary.tilesAdded, "noop": summary.noop])
+            progress.finish(extra: ["tilesAdded": .int(summary.tilesAdded), "noop": .bool(summary.noop)])
             return summary
         } catch {
             progress.cancel()
@@ -55,7 +55,7 @@ public enum RoutingPackUnpacker {
     static let batchRawBytes = 64 << 20
 
     private static func unpackWithoutFinishing(reader: RoutingPackReader, outputDir: String, replace: Bool,
-                                               progress: ProgressReporter) throws -> UnpackSummary {
+                                               progress: any ProgressSink) throws -> UnpackSummary {
         let dir = absoluteDirectory(outputDir)
         let parent = (dir as NSString).deletingLastPathComponent
         // Like `mkdir -p`: missing parents are created, so scripts need no set-up step.
@@ -132,7 +132,7 @@ public enum RoutingPackUnpacker {
 
     /// Fills `partial` with the planned tiles and the manifest, all fsynced.
     private static func build(plan: UnpackPlan, reader: RoutingPackReader, from dir: String, into partial: String,
-                              progress: ProgressReporter) throws {
+                              progress: any ProgressSink) throws {
         var fromPack = [Bool](repeating: false, count: reader.tileCount)
         for case .pack(let k) in plan.sources { fromPack[k] = true }
         try forEachVerifiedTile(reader, progress: progress) { k, raw in
@@ -152,7 +152,7 @@ public enum RoutingPackUnpacker {
     /// Decompresses and checks every tile of the pack in index order, a batch at a time on all
     /// cores, calling `body` with each tile's index position and raw bytes; the first bad tile
     /// (in index order) is the error thrown.
-    private static func forEachVerifiedTile(_ reader: RoutingPackReader, progress: ProgressReporter,
+    private static func forEachVerifiedTile(_ reader: RoutingPackReader, progress: any ProgressSink,
                                             _ body: (Int, [UInt8]) throws -> Void) throws {
         let entries = reader.entries
         var bytesDone: Int64 = 0

@@ -1,5 +1,4 @@
-import BinaryIO
-import ToolSupport
+import OffgridCore
 
 /// Writes routing packs (layout in `RoutingPackFormat` and docs/FORMATS.md).
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 
 /// What unpacking one pack into a directory will do, decided from the pack's index and the
 /// directory's manifest alone, before any tile is decompressed or any file is written.

@@ -1,6 +1,5 @@
-import BinaryIO
+import OffgridCore
 import Foundation
-import ToolSupport
 
 /// A directory made by `tilepack-unpack`: `manifest.json` plus one `<id>.tile` file per tile
 /// holding the tile's raw bytes. Readers trust nothing: every tile read is checked against the

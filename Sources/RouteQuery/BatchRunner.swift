@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 
 /// Runs NDJSON route queries on every core; answers come out in input order.
 public struct BatchRunner {
@@ -35,7 +35,7 @@ public struct BatchRunner {
 
     public func run(input: FileHandle, output: FileHandle) throws -> Report {
         var report = Report()
-        let started = ProgressReporter.monotonicNanoseconds()
+        let started = MonotonicClock.nanoseconds()
         let services = try (0..<threads).map { _ in try RouteService(data: data) }
         var pending = Data()
         let chunkLines = 512
@@ -49,9 +49,9 @@ public struct BatchRunner {
                         let lo = t * per, hi = min(lines.count, lo + per)
                         guard lo < hi else { return }
                         for i in lo..<hi {
-                            let t0 = ProgressReporter.monotonicNanoseconds()
+                            let t0 = MonotonicClock.nanoseconds()
                             a[i] = answer(services[t], String(lines[i]))
-                            lat[i] = Double(ProgressReporter.monotonicNanoseconds() - t0) / 1000
+                            lat[i] = Double(MonotonicClock.nanoseconds() - t0) / 1000
                         }
                     }
                 }
@@ -77,7 +77,7 @@ public struct BatchRunner {
         if !pending.isEmpty { buffered.append(Substring(String(decoding: pending, as: UTF8.self))) }
         buffered.removeAll { $0.trimmingCharacters(in: .whitespaces).isEmpty }
         if !buffered.isEmpty { flush(buffered) }
-        report.seconds = Double(ProgressReporter.monotonicNanoseconds() - started) / 1e9
+        report.seconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
         return report
     }
 

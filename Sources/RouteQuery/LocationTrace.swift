@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import ToolSupport
+import OffgridCore
 
 /// One position report of a moving device.
 public struct LocationFix: Equatable, Sendable {

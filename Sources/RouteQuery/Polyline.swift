@@ -1,4 +1,4 @@
-import ToolSupport
+import OffgridCore
 
 /// Google's encoded polyline (OSRM's `geometries=polyline` at precision 5, `polyline6` at 6).
 ///

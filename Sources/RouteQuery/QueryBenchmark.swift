@@ -1,6 +1,6 @@
 import ContractionHierarchy
 import Foundation
-import ToolSupport
+import OffgridCore
 
 /// In-process latency figures for `route-query bench`: the same code paths as the commands,
 /// timed per query without JSON parsing or process start-up in the way.
@@ -23,7 +23,7 @@ public struct QueryBenchmark {
         return ["p50": p(0.5), "p90": p(0.9), "p99": p(0.99), "max": p(1), "count": Double(s.count)]
     }
 
-    @inline(__always) static func now() -> UInt64 { ProgressReporter.monotonicNanoseconds() }
+    @inline(__always) static func now() -> UInt64 { MonotonicClock.nanoseconds() }
 
     /// A point on a random main-network road: the middle of a random segment of its edge.
     mutating func randomRoadPoint() -> (lon: Double, lat: Double) {

@@ -1,7 +1,7 @@
 import ContractionHierarchy
 import Foundation
 import RoutingGraph
-import ToolSupport
+import OffgridCore
 
 /// A graph file's arrays as typed buffers over the mapped file, shared read-only by every
 /// query thread. Creating it reads nothing but the header: the first answer comes within

@@ -1,7 +1,7 @@
 import Foundation
 import RoutingGraph
 import TileMath
-import ToolSupport
+import OffgridCore
 
 /// Finds the nearest point on a road *segment* (not the nearest node) for a location, the way
 /// OSRM's nearest/phantom search does, over the graph file's snapping grid.

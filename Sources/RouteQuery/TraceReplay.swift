@@ -1,6 +1,6 @@
 import Foundation
 import TileMath
-import ToolSupport
+import OffgridCore
 
 /// Replays a location trace against a route, as a navigation SDK's location provider would feed
 /// it: progress per fix, off-route detection, and a reroute to the original destination from the

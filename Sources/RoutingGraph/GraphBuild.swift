@@ -1,7 +1,7 @@
 import ContractionHierarchy
 import Foundation
 import RoutingProfile
-import ToolSupport
+import OffgridCore
 
 /// `route-graph`'s stages: tiles → road graph → chains merged → edge-based graph → components
 /// → contraction hierarchy → snapping grid → graph file.
@@ -31,9 +31,9 @@ public struct GraphBuild {
 
     public func run(directories: [String], output: String) throws -> Summary {
         var summary = Summary()
-        var clock = ProgressReporter.monotonicNanoseconds()
+        var clock = MonotonicClock.nanoseconds()
         func stage(_ name: String) {
-            let now = ProgressReporter.monotonicNanoseconds()
+            let now = MonotonicClock.nanoseconds()
             summary.stageSeconds.append((name, Double(now - clock) / 1e9))
             clock = now
         }

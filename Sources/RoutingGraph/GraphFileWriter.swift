@@ -1,5 +1,4 @@
-import BinaryIO
-import ToolSupport
+import OffgridCore
 
 /// Writes a graph file: header, section table, aligned sections (atomically, via a temp name).
 public struct GraphFileWriter {

@@ -1,7 +1,7 @@
 import Foundation
 import Packs
 import RoutingTiles
-import ToolSupport
+import OffgridCore
 
 /// The routing tiles of one or more unpacked directories, checked to belong together.
 public struct TileSet {

@@ -1,4 +1,4 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 
 /// The car routing profile: which ways cars use, how fast, and what turns and controls cost.

@@ -1,5 +1,5 @@
 import OSMPBF
-import ToolSupport
+import OffgridCore
 
 /// The data version `yyyy-MM-dd-N` that tiles and packs carry: tiles stitch only when it matches.
 ///

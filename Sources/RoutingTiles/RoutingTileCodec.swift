@@ -1,4 +1,4 @@
-import BinaryIO
+import OffgridCore
 
 /// The routing tile's byte layout (docs/FORMATS.md, "Routing tile"): magic, version, a CRC32 of
 /// everything after it, then a header and fixed-width arrays. Little-endian throughout.

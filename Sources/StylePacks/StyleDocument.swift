@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 
 /// What a style pack needs from a MapLibre / Mapbox GL style (version 8): its name, sprite(s),
 /// glyphs template, sources and the font stacks its layers use. The bytes are kept as read.

@@ -1,5 +1,4 @@
-import BinaryIO
-import ToolSupport
+import OffgridCore
 
 /// What a style pack holds: the header fields and the resources with their bytes.
 public struct StylePackContents {

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import ToolSupport
+import OffgridCore
 
 /// An MBTiles 1.3 tileset (SQLite): the `metadata` table (format, bounds, minzoom/maxzoom, name,
 /// json) and the `tiles` table or view with TMS rows, flipped to XYZ here. Opened read-only.

@@ -1,6 +1,5 @@
-import BinaryIO
+import OffgridCore
 import Foundation
-import ToolSupport
 
 /// A PMTiles v3 archive read from a local file: the 127-byte header, the root directory, leaf
 /// directories (read on demand and cached), run-length entries, and tile bytes read with
@@ -300,8 +299,8 @@ public final class PMTilesSource: TileSource {
         case .none: return raw
         default:
             do {
-                return try Inflate.decompress(raw[...], format: .gzip, maxOutput: maxDirectoryBytes)
-            } catch let e as Inflate.Failure {
+                return try Zlib.decompress(raw[...], format: .gzip, maxOutput: maxDirectoryBytes)
+            } catch let e as ZlibError {
                 throw InputError(file: path, offset: Int(offset), "corrupt \(what): gzip: \(e.message)")
             }
         }

@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 
 /// What a tileset says about itself (MBTiles `metadata` table, PMTiles header and metadata).
 public struct TileSourceInfo {

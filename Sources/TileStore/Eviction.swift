@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 
 extension TileStore {
     /// Evicts files no region or style uses, nearest expiry first (files that never expire last,

@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 
 /// Expiry dates as manifests give them: ISO 8601 (`2025-06-01T00:00:00Z`, with fractional seconds
 /// or an offset, or a plain `2025-06-01`, midnight UTC), an HTTP date (`Sun, 01 Jun 2025 00:00:00

@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 
 /// What installs share: deciding per file whether it must be copied, checking quota and limits
 /// before anything is copied, evicting to make room, and recording objects in the index.

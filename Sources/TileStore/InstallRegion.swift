@@ -1,7 +1,6 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 import MapPacks
-import ToolSupport
 
 /// Options of `install` and `install-routing`.
 public struct InstallOptions {
@@ -14,7 +13,8 @@ public struct InstallOptions {
     public var maxPacks: Int?
     public var maxTiles: Int?
     /// Progress of the copies (bytes and packs).
-    public var progressMode: ProgressMode = .none
+    /// How the install reports progress; silent unless the caller says otherwise.
+    public var progress: ProgressFactory = SilentProgress.factory
 
     public init() {}
 }
@@ -29,7 +29,7 @@ extension TileStore {
     /// and renamed to their content-addressed name; a pack already stored is not copied (its file
     /// is not touched). The region's record and pack list are then replaced in one transaction.
     public func installRegion(directory: String, options: InstallOptions = InstallOptions()) throws -> [String: Any] {
-        let started = ProgressReporter.monotonicNanoseconds()
+        let started = MonotonicClock.nanoseconds()
         let manifest = try RegionManifest(directory: directory)
         let id = options.regionId ?? manifest.id
         if let e = manifest.expiresAt, e < now, !options.acceptExpired {
@@ -72,8 +72,7 @@ extension TileStore {
 
         // Copy.
         let toCopy = manifest.packs.filter { actions[$0.sha256]!.writes }
-        let reporter = ProgressReporter(mode: options.progressMode, label: "install", totalBytes: toCopy.reduce(Int64(0)) { $0 + $1.bytes },
-                                        totalItems: toCopy.count, itemName: "packs")
+        let reporter = options.progress("install", toCopy.reduce(Int64(0)) { $0 + $1.bytes }, toCopy.count, "packs")
         var batch: [(file: TemporaryFile, relative: String)] = []
         var rows: [ObjectRow] = []
         var bytesCopied: Int64 = 0
@@ -108,7 +107,7 @@ extension TileStore {
             throw error
         }
         CrashPoint.reached(.committed)
-        reporter.finish(extra: ["packs": copiedShas.count])
+        reporter.finish(extra: ["packs": .int(copiedShas.count)])
         evicted += try evictAboveThreshold()
 
         // What changed.
@@ -136,7 +135,7 @@ extension TileStore {
             "evicted": evictionJSON(evicted),
             "store": try summaryJSON(),
         ]
-        out["seconds"] = Double(ProgressReporter.monotonicNanoseconds() - started) / 1e9
+        out["seconds"] = Double(MonotonicClock.nanoseconds() - started) / 1e9
         return out
     }
 

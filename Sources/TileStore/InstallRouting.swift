@@ -1,7 +1,6 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 import Packs
-import ToolSupport
 
 /// Options of `install-routing` besides `InstallOptions`.
 public struct RoutingInstallOptions {
@@ -10,7 +9,8 @@ public struct RoutingInstallOptions {
     public var expires: String?
     /// The region's metadata (any JSON), when given.
     public var metadata: Any?
-    public var progressMode: ProgressMode = .none
+    /// How the install reports progress; silent unless the caller says otherwise.
+    public var progress: ProgressFactory = SilentProgress.factory
 
     public init() {}
 }
@@ -25,7 +25,7 @@ extension TileStore {
     /// `RoutingPackReader` and every tile decompressed and checked against its CRC32s before it
     /// is renamed into place.
     public func installRouting(pack: String, regionId id: String, options: RoutingInstallOptions = RoutingInstallOptions()) throws -> [String: Any] {
-        let started = ProgressReporter.monotonicNanoseconds()
+        let started = MonotonicClock.nanoseconds()
         guard !id.isEmpty else { throw InputError("--region-id must not be empty") }
         let header = try RoutingPackReader(path: pack)   // a foreign or truncated file fails here, before any work
         var expiresAt: Int64?
@@ -50,8 +50,7 @@ extension TileStore {
         try checkQuota(newBytes: newBytes, referencedAfter: referencedAfter, what: "installing routing pack \(name) for region \"\(id)\"")
         var evicted = try makeRoom(newBytes: newBytes, protecting: referencedAfter)
 
-        let reporter = ProgressReporter(mode: options.progressMode, label: "install-routing", totalBytes: action.writes ? bytes : 0,
-                                        totalItems: action.writes ? header.tileCount : 0, itemName: "tiles")
+        let reporter = options.progress("install-routing", action.writes ? bytes : 0, action.writes ? header.tileCount : 0, "tiles")
         var published: [String] = []
         do {
             var rows: [ObjectRow] = []
@@ -125,7 +124,7 @@ extension TileStore {
             throw error
         }
         CrashPoint.reached(.committed)
-        reporter.finish(extra: [:])
+        reporter.finish()
         evicted += try evictAboveThreshold()
         let stillUsed = try referencedHashes()
         return [
@@ -145,7 +144,7 @@ extension TileStore {
             "dataVersion": header.header.dataVersion,
             "evicted": evictionJSON(evicted),
             "store": try summaryJSON(),
-            "seconds": Double(ProgressReporter.monotonicNanoseconds() - started) / 1e9,
+            "seconds": Double(MonotonicClock.nanoseconds() - started) / 1e9,
         ]
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import StylePacks
-import ToolSupport
+import OffgridCore
 
 extension TileStore {
     /// `install-style X.stylepack`: stores the style pack's resources, each once under its SHA-256
@@ -9,7 +9,7 @@ extension TileStore {
     /// changed (or that are new) are written; the others are not touched. Resources the style no
     /// longer uses become evictable.
     public func installStyle(pack path: String) throws -> [String: Any] {
-        let started = ProgressReporter.monotonicNanoseconds()
+        let started = MonotonicClock.nanoseconds()
         let pack = try StylePack(path: path)   // checks every resource's CRC32 and SHA-256
         let uri = pack.uri
         let previous = Dictionary(try db.rows("SELECT path, sha256 FROM style_resources WHERE uri = ?", [.text(uri)]) { ($0.text(0), $0.text(1)) },
@@ -95,7 +95,7 @@ extension TileStore {
             "bytesWritten": bytesWritten,
             "evicted": evictionJSON(evicted),
             "store": try summaryJSON(),
-            "seconds": Double(ProgressReporter.monotonicNanoseconds() - started) / 1e9,
+            "seconds": Double(MonotonicClock.nanoseconds() - started) / 1e9,
         ]
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import MapPacks
-import ToolSupport
+import OffgridCore
 
 /// `region.json` of a region directory (the output of `tilepack-build maps` / `predict`): what the
 /// store needs to install the region. Unknown keys are ignored.

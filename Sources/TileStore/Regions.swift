@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 
 extension TileStore {
     private static let regionColumns = """

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import ToolSupport
+import OffgridCore
 
 /// A small layer over the sqlite3 C API: one connection, prepared statements with positional
 /// parameters, and write transactions that take SQLite's write lock up front (`BEGIN IMMEDIATE`)

@@ -1,7 +1,6 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 import MapPacks
-import ToolSupport
 
 extension TileStore {
     /// `get Z X Y --tileset NAME`: the bytes of a tile, as the tileset stores them (e.g. gzipped

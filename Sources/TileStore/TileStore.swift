@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 #if canImport(Glibc)
 import Glibc
 #endif

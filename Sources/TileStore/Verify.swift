@@ -1,5 +1,5 @@
 import Foundation
-import ToolSupport
+import OffgridCore
 
 /// What `verify` found.
 public struct VerifyReport {
@@ -16,7 +16,7 @@ extension TileStore {
     /// files and the orphans; regions and styles that used them are then incomplete (re-install
     /// them to complete them).
     public func verify(repair: Bool) throws -> VerifyReport {
-        let started = ProgressReporter.monotonicNanoseconds()
+        let started = MonotonicClock.nanoseconds()
         let check = try db.rows("PRAGMA quick_check") { $0.text(0) }
         let indexOK = check == ["ok"]
         let objects = try db.rows("SELECT sha256, kind, path, bytes FROM objects ORDER BY path") {
@@ -76,7 +76,7 @@ extension TileStore {
         }
         out["regionsIncomplete"] = try db.rows("SELECT r.id FROM regions r WHERE NOT (\(StoreSchema.regionComplete)) ORDER BY r.id") { $0.text(0) }
         out["stylesIncomplete"] = try db.rows("SELECT s.uri FROM styles s WHERE NOT (\(StoreSchema.styleComplete)) ORDER BY s.uri") { $0.text(0) }
-        out["seconds"] = Double(ProgressReporter.monotonicNanoseconds() - started) / 1e9
+        out["seconds"] = Double(MonotonicClock.nanoseconds() - started) / 1e9
         return VerifyReport(consistent: consistent, json: out)
     }
 }

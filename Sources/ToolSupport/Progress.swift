@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OffgridCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,7 +24,7 @@ public enum ProgressMode: String, CaseIterable, ExpressibleByArgument {
 ///
 /// Not thread-safe: call `update`, `finish` and `cancel` from one thread at a time
 /// (workers should funnel their counts through the thread that owns the reporter).
-public final class ProgressReporter {
+public final class ProgressReporter: ProgressSink {
     public let mode: ProgressMode
     public let label: String
     public let totalBytes: Int64
@@ -89,7 +90,7 @@ public final class ProgressReporter {
 
     /// Prints the final state: the bar's last frame and a newline, or one `done` event whose
     /// counts are followed by `extra` (keys sorted). Later calls do nothing.
-    public func finish(extra: [String: Any] = [:]) {
+    public func finish(extra: [String: JSONValue] = [:]) {
         guard !isFinished else { return }
         isFinished = true
         switch mode {
@@ -98,8 +99,8 @@ public final class ProgressReporter {
         case .json:
             var line = "{\"event\":\"done\"," + countFields()
             for key in extra.keys.sorted() {
-                line += "," + JSONOutput.string(key, pretty: false) + ":"
-                    + JSONOutput.string(extra[key] ?? NSNull(), pretty: false)
+                line += "," + JSONWriter.string(.string(key), pretty: false) + ":"
+                    + JSONWriter.string(extra[key]!, pretty: false)
             }
             sink(line + "}\n")
         case .auto:
@@ -121,8 +122,8 @@ public final class ProgressReporter {
 
     /// The count fields shared by `progress` and `done` events, in their documented order.
     private func countFields() -> String {
-        let name = JSONOutput.string(itemName, pretty: false)
-        let nameDone = JSONOutput.string(itemName + "Done", pretty: false)
+        let name = JSONWriter.string(.string(itemName), pretty: false)
+        let nameDone = JSONWriter.string(.string(itemName + "Done"), pretty: false)
         let remaining = max(0, totalBytes - bytesDone)
         return "\"totalBytes\":\(totalBytes),\"bytesRemaining\":\(remaining),"
             + "\(name):\(totalItems),\(nameDone):\(itemsDone)"
@@ -169,10 +170,12 @@ public final class ProgressReporter {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
-    /// `CLOCK_MONOTONIC` via the vDSO: tens of nanoseconds, cheap enough for every item.
-    public static func monotonicNanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    public static func monotonicNanoseconds() -> UInt64 { MonotonicClock.nanoseconds() }
+
+    /// Reporters in `mode` for library operations that size their own work.
+    public static func factory(mode: ProgressMode) -> ProgressFactory {
+        { label, bytes, items, itemName in
+            ProgressReporter(mode: mode, label: label, totalBytes: bytes, totalItems: items, itemName: itemName)
+        }
     }
 }

@@ -3,6 +3,7 @@ import ContractionHierarchy
 import Foundation
 import RoutingGraph
 import RoutingProfile
+import OffgridCore
 import ToolSupport
 
 /// `route-graph`: unpacked routing tiles → contraction-hierarchy graph file.

@@ -1,3 +1,4 @@
+import OffgridCore
 import ToolSupport
 
 ToolMain.run(RouteGraph.self)

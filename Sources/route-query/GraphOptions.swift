@@ -1,5 +1,6 @@
 import ArgumentParser
 import RouteQuery
+import OffgridCore
 import ToolSupport
 
 /// Options every subcommand shares: the graph and how to search it.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RouteQuery
+import OffgridCore
 import ToolSupport
 
 /// Options of a route request, shared by `route`, `reroute` and the defaults of `batch`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RouteQuery
+import OffgridCore
 import ToolSupport
 
 struct TableCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RouteQuery
+import OffgridCore
 import ToolSupport
 
 struct TraceCommand: ParsableCommand {

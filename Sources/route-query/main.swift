@@ -1,4 +1,5 @@
 import ArgumentParser
+import OffgridCore
 import ToolSupport
 
 struct RouteQueryTool: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import MapPacks
 import TileMath
 import TileSources
+import OffgridCore
 import ToolSupport
 
 /// Flags `tilepack-build maps` and `tilepack-build predict` share.
@@ -94,7 +95,7 @@ struct MapPackFlags: ParsableArguments {
                 reporter.cancel()
                 throw error
             }
-            reporter.finish(extra: ["packs": built!.count])
+            reporter.finish(extra: ["packs": .int(built!.count)])
         }
         let info = tileSource.info
         let b = region.bbox

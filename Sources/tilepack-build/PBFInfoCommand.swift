@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OSMPBF
+import OffgridCore
 import ToolSupport
 
 /// `tilepack-build pbf-info`: what a PBF file holds, as JSON (like `osmium fileinfo -e`).

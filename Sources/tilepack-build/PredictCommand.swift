@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapPacks
 import TileMath
+import OffgridCore
 import ToolSupport
 
 /// `tilepack-build predict`: predictive-caching regions from a route, with their map packs.

@@ -5,6 +5,7 @@ import Packs
 import RoutingProfile
 import RoutingTiles
 import TileMath
+import OffgridCore
 import ToolSupport
 
 /// `tilepack-build routing`: OSM PBF → routing pack (grid tiles of the drivable network).
@@ -92,7 +93,7 @@ struct RoutingCommand: ParsableCommand {
             createdBy: "tilepack-build \(OffgridVersion.string)")
         try RoutingPackWriter.write(header: header, tiles: result.tiles, to: output)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-        reporter.finish(extra: ["tiles": result.tiles.count])
+        reporter.finish(extra: ["tiles": .int(result.tiles.count)])
 
         JSONOutput.printStdout([
             "output": output,

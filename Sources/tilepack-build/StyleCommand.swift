@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StylePacks
+import OffgridCore
 import ToolSupport
 
 /// `tilepack-build style`: GL style + local sprites and glyphs → one style pack.
@@ -68,7 +69,7 @@ struct StyleCommand: ParsableCommand {
             throw error
         }
         let bytes = try StylePackWriter.write(contents, to: output)
-        reporter.finish(extra: ["bytes": bytes])
+        reporter.finish(extra: ["bytes": .int(bytes)])
         for warning in plan.document.unresolvedFonts {
             StdIO.err("tilepack-build: warning: \(style): \(warning)\n")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Packs
+import OffgridCore
 import ToolSupport
 
 /// `tilepack-unpack`: a routing pack into an unpacked routing directory (see docs/CLI.md).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TileStore
+import OffgridCore
 import ToolSupport
 
 /// `get Z X Y [--tileset NAME]`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TileStore
+import OffgridCore
 import ToolSupport
 
 /// `install REGION_DIR`: a map region from `tilepack-build maps` / `predict`.
@@ -35,7 +36,7 @@ struct InstallCommand: ParsableCommand {
         options.regionId = id
         options.maxPacks = maxPacks
         options.maxTiles = maxTiles
-        options.progressMode = global.quiet && progress != .json ? .none : progress
+        options.progress = ProgressReporter.factory(mode: global.quiet && progress != .json ? .none : progress)
         JSONOutput.printStdout(try store.installRegion(directory: regionDir, options: options))
     }
 }

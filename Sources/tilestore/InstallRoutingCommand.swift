@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TileStore
+import OffgridCore
 import ToolSupport
 
 /// `install-routing X.routing.pack --region-id ID`.
@@ -32,7 +33,7 @@ struct InstallRoutingCommand: ParsableCommand {
         options.acceptExpired = acceptExpired
         options.expires = expires
         options.metadata = try metadata.map(parseMetadata)
-        options.progressMode = global.quiet && progress != .json ? .none : progress
+        options.progress = ProgressReporter.factory(mode: global.quiet && progress != .json ? .none : progress)
         let store = try TileStore.open(try global.path(), access: .write, quiet: global.quiet)
         JSONOutput.printStdout(try store.installRouting(pack: pack, regionId: regionId, options: options))
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TileStore
+import OffgridCore
 import ToolSupport
 
 /// `list`: the store's regions.

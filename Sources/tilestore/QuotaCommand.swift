@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TileStore
+import OffgridCore
 import ToolSupport
 
 /// `quota BYTES` / `quota none` / `quota`.

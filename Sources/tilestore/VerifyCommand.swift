@@ -1,5 +1,6 @@
 import ArgumentParser
 import TileStore
+import OffgridCore
 import ToolSupport
 
 /// `verify [--repair]`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OffgridCore
 import ToolSupport
 
 /// `tilestore --store DIR <command>`: a tile store of map regions, routing packs and style packs.

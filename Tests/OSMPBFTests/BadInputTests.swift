@@ -1,6 +1,6 @@
 import Foundation
 import OSMPBF
-import ToolSupport
+import OffgridCore
 import XCTest
 import TestSupport
 

@@ -1,7 +1,6 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 @testable import Packs
-import ToolSupport
 import XCTest
 import TestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import ToolSupport
+import OffgridCore
 import XCTest
 
 /// ProgressReporter, JSONOutput and AtomicFile: the ToolSupport pieces the unpacker is built on.

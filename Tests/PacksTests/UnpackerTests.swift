@@ -1,4 +1,4 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 @testable import Packs
 import ToolSupport
@@ -14,7 +14,7 @@ final class UnpackerTests: XCTestCase {
 
     @discardableResult
     private func unpack(_ pack: String, replace: Bool = false) throws -> UnpackSummary {
-        try RoutingPackUnpacker.unpack(packPath: pack, outputDir: dir, replace: replace, progress: .silent())
+        try RoutingPackUnpacker.unpack(packPath: pack, outputDir: dir, replace: replace, progress: SilentProgress())
     }
 
     private func corrupt(_ pack: String, tile position: Int) throws -> String {
@@ -97,8 +97,8 @@ final class UnpackerTests: XCTestCase {
 
         // Merging in the other order gives the same manifest bytes.
         let other = scratch.path("routing2")
-        _ = try RoutingPackUnpacker.unpack(packPath: east, outputDir: other, progress: .silent())
-        _ = try RoutingPackUnpacker.unpack(packPath: west, outputDir: other, progress: .silent())
+        _ = try RoutingPackUnpacker.unpack(packPath: east, outputDir: other, progress: SilentProgress())
+        _ = try RoutingPackUnpacker.unpack(packPath: west, outputDir: other, progress: SilentProgress())
         XCTAssertEqual(PackFixtures.bytes(dir + "/manifest.json"), PackFixtures.bytes(other + "/manifest.json"))
     }
 
@@ -148,7 +148,7 @@ final class UnpackerTests: XCTestCase {
         // Also with --replace, and onto a directory that does not exist yet.
         assertFailsLeavingDirectoryUnchanged("tile 6:") { try unpack(corrupted, replace: true) }
         let fresh = scratch.path("fresh")
-        assertInputError(try RoutingPackUnpacker.unpack(packPath: corrupted, outputDir: fresh, progress: .silent()))
+        assertInputError(try RoutingPackUnpacker.unpack(packPath: corrupted, outputDir: fresh, progress: SilentProgress()))
         XCTAssertEqual(FileTools.kind(fresh), .missing)
         XCTAssertEqual(scratch.leftovers(), [])
     }
@@ -222,21 +222,21 @@ final class UnpackerTests: XCTestCase {
 
     func testOutputPathSpellings() throws {
         let pack = try PackFixtures.writePack(scratch, name: "a.routing.pack", ids: [1])
-        _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: dir + "/", progress: .silent())
-        XCTAssertTrue(try RoutingPackUnpacker.unpack(packPath: pack, outputDir: dir + "/./", progress: .silent()).noop)
+        _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: dir + "/", progress: SilentProgress())
+        XCTAssertTrue(try RoutingPackUnpacker.unpack(packPath: pack, outputDir: dir + "/./", progress: SilentProgress()).noop)
         XCTAssertEqual(RoutingPackUnpacker.absoluteDirectory("/a/b/../c/"), "/a/c")
         // Through a symlink: the target directory is updated, the link stays a link.
         let link = scratch.path("link")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir)
         let other = try PackFixtures.writePack(scratch, name: "b.routing.pack", ids: [2])
-        XCTAssertEqual(try RoutingPackUnpacker.unpack(packPath: other, outputDir: link, progress: .silent()).tiles, 2)
+        XCTAssertEqual(try RoutingPackUnpacker.unpack(packPath: other, outputDir: link, progress: SilentProgress()).tiles, 2)
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), dir)
         XCTAssertEqual(try UnpackedRoutingDirectory.load(dir).tiles.map(\.id), [1, 2])
         // Missing parents are created, as `mkdir -p` would; a parent that is a file is an error.
-        XCTAssertEqual(try RoutingPackUnpacker.unpack(packPath: pack, outputDir: scratch.path("no/such/dir"), progress: .silent()).tiles, 1)
+        XCTAssertEqual(try RoutingPackUnpacker.unpack(packPath: pack, outputDir: scratch.path("no/such/dir"), progress: SilentProgress()).tiles, 1)
         _ = FileManager.default.createFile(atPath: scratch.path("afile"), contents: Data([1]))
         assertInputError(try RoutingPackUnpacker.unpack(packPath: pack, outputDir: scratch.path("afile/dir"),
-                                                        progress: .silent()), contains: "is not a directory")
+                                                        progress: SilentProgress()), contains: "is not a directory")
     }
 
     func testUnpackReportsProgressAsJSONLines() throws {

@@ -1,3 +1,4 @@
+import OffgridCore
 import Foundation
 import OSMPBF
 import Packs
@@ -40,7 +41,7 @@ enum SampleGraphFixture {
                                                                   regionBBox: (9, 47, 10, 48), createdBy: "test"),
                                         tiles: tiles.tiles, to: pack)
             let tilesDir = directory.appendingPathComponent("tiles").path
-            _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tilesDir, progress: .silent())
+            _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tilesDir, progress: SilentProgress())
             let graph = directory.appendingPathComponent("li.chg").path
             _ = try GraphBuild(profile: profile).run(directories: [tilesDir], output: graph)
             return (graph, try GraphFile(path: graph))

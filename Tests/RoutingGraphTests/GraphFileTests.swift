@@ -1,3 +1,4 @@
+import OffgridCore
 import ContractionHierarchy
 import OSMPBF
 import Foundation
@@ -27,7 +28,7 @@ final class GraphFileTests: XCTestCase {
                                                               regionBBox: (9, 47, 10, 48), createdBy: "test"),
                                     tiles: result.tiles, to: pack)
         let tilesDir = dir.appendingPathComponent("tiles").path
-        _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tilesDir, progress: .silent())
+        _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tilesDir, progress: SilentProgress())
         let graph = dir.appendingPathComponent("li.chg").path
         let summary = try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [tilesDir], output: graph)
         Self.built = (dir, graph, summary)
@@ -96,7 +97,7 @@ final class GraphFileTests: XCTestCase {
                                                                   profileHash: CarProfile.embeddedDefault.hash, gridDegrees: 0.25,
                                                                   regionBBox: (b.minLon, b.minLat, b.maxLon, b.maxLat), createdBy: "test"),
                                         tiles: result.tiles, to: pack)
-            _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: stitched, progress: .silent())
+            _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: stitched, progress: SilentProgress())
         }
         let graph = dir.appendingPathComponent("stitched.chg").path
         _ = try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [stitched], output: graph)

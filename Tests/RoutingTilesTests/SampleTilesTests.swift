@@ -1,3 +1,4 @@
+import OffgridCore
 import Foundation
 import OSMPBF
 import Packs
@@ -104,9 +105,9 @@ final class SampleTilesTests: XCTestCase {
         try RoutingPackWriter.write(header: header("9,46.5,9.5,48"), tiles: w.tiles, to: scratch.path("w.pack"))
         try RoutingPackWriter.write(header: header("9.5,46.5,10,48"), tiles: e.tiles, to: scratch.path("e.pack"))
         try RoutingPackWriter.write(header: header("9,46.5,10,48"), tiles: whole.tiles, to: scratch.path("all.pack"))
-        _ = try RoutingPackUnpacker.unpack(packPath: scratch.path("w.pack"), outputDir: scratch.path("stitched"), progress: .silent())
-        _ = try RoutingPackUnpacker.unpack(packPath: scratch.path("e.pack"), outputDir: scratch.path("stitched"), progress: .silent())
-        _ = try RoutingPackUnpacker.unpack(packPath: scratch.path("all.pack"), outputDir: scratch.path("one"), progress: .silent())
+        _ = try RoutingPackUnpacker.unpack(packPath: scratch.path("w.pack"), outputDir: scratch.path("stitched"), progress: SilentProgress())
+        _ = try RoutingPackUnpacker.unpack(packPath: scratch.path("e.pack"), outputDir: scratch.path("stitched"), progress: SilentProgress())
+        _ = try RoutingPackUnpacker.unpack(packPath: scratch.path("all.pack"), outputDir: scratch.path("one"), progress: SilentProgress())
         let stitched = try UnpackedRoutingDirectory(path: scratch.path("stitched"))
         let one = try UnpackedRoutingDirectory(path: scratch.path("one"))
         let ids = try UnpackedRoutingDirectory.load(scratch.path("one")).tiles.map(\.id)

@@ -1,4 +1,4 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 @testable import StylePacks
 import XCTest

@@ -1,7 +1,6 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 import TileSources
-import ToolSupport
 import XCTest
 
 /// Hostile and broken inputs: every one is an `InputError` naming the file, never a crash.

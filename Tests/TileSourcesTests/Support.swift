@@ -1,4 +1,4 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 import TileSources
 import XCTest
@@ -75,7 +75,7 @@ enum PMTilesFixture {
             }
             entries.append(Entry(id: t.id, offset: offset, length: UInt64(t.bytes.count), run: 1))
         }
-        func compress(_ b: [UInt8]) -> [UInt8] { gzipInternal ? Inflate.gzip(b) : b }
+        func compress(_ b: [UInt8]) -> [UInt8] { gzipInternal ? Zlib.gzip(b) : b }
         var root: [UInt8]
         var leaves: [UInt8] = []
         if let leafSize {

@@ -1,4 +1,4 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 import MapPacks
 @testable import TileStore

@@ -1,9 +1,8 @@
-import BinaryIO
+import OffgridCore
 import Foundation
 import MapPacks
 @testable import TileStore
 import TileSources
-import ToolSupport
 import XCTest
 
 /// The sample's real regions, built by MapPackBuilder from samples/liechtenstein.mbtiles (what
@@ -28,7 +27,7 @@ final class SampleRegionsTests: XCTestCase {
             options.regionId = name
             let plan = try MapPackBuilder.plan(source: source, region: region, options: options)
             let built = try MapPackBuilder.build(plan: plan, source: source, region: region, options: options,
-                                                 output: scratch.path(name), progress: .silent())
+                                                 output: scratch.path(name), progress: SilentProgress())
             packsPerRegion[name] = Set(built.map(\.sha256))
             let result = try withStore(store) { try $0.installRegion(directory: scratch.path(name)) }
             XCTAssertEqual(result["packs"] as? Int, built.count)

@@ -1,9 +1,9 @@
 import CZlib
 
-/// Decompression of gzip members (PMTiles' internal compression) and of zlib streams, into a
-/// buffer that grows up to a limit, so a hostile "zip bomb" becomes an error, not an exhausted
+/// Decompression of gzip members (PMTiles' internal compression) and of zlib streams of unknown
+/// size, into a buffer that grows up to a limit, so a hostile "zip bomb" becomes an error, not an exhausted
 /// machine.
-public enum Inflate {
+extension Zlib {
     public enum Format {
         /// RFC 1952 gzip member (windowBits 16 + 15).
         case gzip
@@ -13,14 +13,9 @@ public enum Inflate {
         case auto
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
-    }
-
     /// Inflates one complete stream. Throws when the stream is corrupt, truncated, followed by
     /// other bytes, or inflates to more than `maxOutput` bytes.
-    public static func decompress(_ input: ArraySlice<UInt8>, format: Format = .gzip, maxOutput: Int) throws -> [UInt8] {
+    public static func decompress(_ input: ArraySlice<UInt8>, format: Format, maxOutput: Int) throws -> [UInt8] {
         let windowBits: Int32
         switch format {
         case .gzip: windowBits = 16 + 15
@@ -29,9 +24,9 @@ public enum Inflate {
         }
         var stream = z_stream()
         var rc = inflateInit2_(&stream, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard rc == Z_OK else { throw Failure(message: "zlib inflateInit2 failed (\(rc))") }
+        guard rc == Z_OK else { throw ZlibError("zlib inflateInit2 failed (\(rc))") }
         defer { inflateEnd(&stream) }
-        guard input.count <= Int(UInt32.max) else { throw Failure(message: "compressed block too large") }
+        guard input.count <= Int(UInt32.max) else { throw ZlibError("compressed block too large") }
 
         var output = [UInt8](repeating: 0, count: min(max(64, input.count * 4), max(64, maxOutput)))
         var produced = 0
@@ -41,7 +36,7 @@ public enum Inflate {
             while true {
                 if produced == output.count {
                     guard output.count < maxOutput else {
-                        throw Failure(message: "decompresses to more than \(maxOutput) bytes")
+                        throw ZlibError("decompresses to more than \(maxOutput) bytes")
                     }
                     output.append(contentsOf: repeatElement(0, count: min(output.count, maxOutput - output.count)))
                 }
@@ -57,22 +52,22 @@ public enum Inflate {
                 switch rc {
                 case Z_STREAM_END:
                     guard stream.avail_in == 0 else {
-                        throw Failure(message: "\(stream.avail_in) unexpected bytes after the compressed stream")
+                        throw ZlibError("\(stream.avail_in) unexpected bytes after the compressed stream")
                     }
                     output.removeSubrange(produced...)
                     return output
                 case Z_OK:
                     continue
                 case Z_BUF_ERROR:
-                    if stream.avail_in == 0 { throw Failure(message: "compressed stream is truncated") }
+                    if stream.avail_in == 0 { throw ZlibError("compressed stream is truncated") }
                     continue
                 case Z_DATA_ERROR:
                     let msg = stream.msg.map { String(cString: $0) } ?? "invalid data"
-                    throw Failure(message: "corrupt compressed stream: \(msg)")
+                    throw ZlibError("corrupt compressed stream: \(msg)")
                 case Z_MEM_ERROR:
-                    throw Failure(message: "out of memory while decompressing")
+                    throw ZlibError("out of memory while decompressing")
                 default:
-                    throw Failure(message: "zlib inflate failed (\(rc))")
+                    throw ZlibError("zlib inflate failed (\(rc))")
                 }
             }
         }

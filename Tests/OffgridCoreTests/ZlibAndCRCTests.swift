@@ -1,5 +1,5 @@
 import XCTest
-@testable import BinaryIO
+@testable import OffgridCore
 import TestSupport
 
 final class ZlibAndCRCTests: XCTestCase {

@@ -1,20 +1,19 @@
 import Foundation
-import ToolSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// The few POSIX file operations the unpacker needs, with failures turned into `InputError`s
+/// Plain POSIX file operations, with failures turned into `InputError`s
 /// that name the path and the system's reason.
-enum FileTools {
-    static func reason() -> String { String(cString: strerror(errno)) }
+public enum FileTools {
+    public static func reason() -> String { String(cString: strerror(errno)) }
 
-    enum Kind { case missing, file, directory, other }
+    public enum Kind { case missing, file, directory, other }
 
     /// What is at `path`, without following a final symlink.
-    static func kind(_ path: String) -> Kind {
+    public static func kind(_ path: String) -> Kind {
         var st = stat()
         guard lstat(path, &st) == 0 else { return .missing }
         switch st.st_mode & S_IFMT {
@@ -25,14 +24,14 @@ enum FileTools {
     }
 
     /// Size of a regular file, or nil when `path` is missing or not a regular file.
-    static func regularFileSize(_ path: String) -> Int? {
+    public static func regularFileSize(_ path: String) -> Int? {
         var st = stat()
         guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int(st.st_size)
     }
 
     /// Reads a whole regular file, refusing files larger than `maxBytes` before allocating.
-    static func readFile(_ path: String, maxBytes: Int) throws -> [UInt8] {
+    public static func readFile(_ path: String, maxBytes: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw InputError(file: path, "cannot open: \(reason())") }
         defer { close(fd) }
@@ -59,7 +58,7 @@ enum FileTools {
     }
 
     /// Creates a new file (never overwriting), writes `bytes` and fsyncs it.
-    static func writeNewFile(_ path: String, _ bytes: [UInt8]) throws {
+    public static func writeNewFile(_ path: String, _ bytes: [UInt8]) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw InputError(file: path, "cannot create: \(reason())") }
         var ok = true
@@ -80,7 +79,7 @@ enum FileTools {
 
     /// Hard-links `source` to `destination` so an unchanged tile keeps its inode and mtime;
     /// copies when the file system cannot link.
-    static func linkOrCopy(_ source: String, to destination: String, maxBytes: Int) throws {
+    public static func linkOrCopy(_ source: String, to destination: String, maxBytes: Int) throws {
         if link(source, destination) == 0 { return }
         let err = errno
         guard err == EXDEV || err == EPERM || err == EMLINK || err == ENOTSUP || err == EOPNOTSUPP else {
@@ -89,18 +88,18 @@ enum FileTools {
         try writeNewFile(destination, try readFile(source, maxBytes: maxBytes))
     }
 
-    static func makeDirectory(_ path: String) throws {
+    public static func makeDirectory(_ path: String) throws {
         guard mkdir(path, 0o777) == 0 else { throw InputError(file: path, "cannot create directory: \(reason())") }
     }
 
     /// Removes a file or a directory tree; best effort (used on temporary trees only).
-    static func removeTree(_ path: String) {
+    public static func removeTree(_ path: String) {
         guard kind(path) != .missing else { return }
         try? FileManager.default.removeItem(atPath: path)
     }
 
     /// Entry names of a directory, or nil when it cannot be listed.
-    static func directoryEntries(_ path: String) -> [String]? {
+    public static func directoryEntries(_ path: String) -> [String]? {
         try? FileManager.default.contentsOfDirectory(atPath: path)
     }
 }

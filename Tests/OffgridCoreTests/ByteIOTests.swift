@@ -1,5 +1,5 @@
 import XCTest
-@testable import BinaryIO
+@testable import OffgridCore
 
 final class ByteIOTests: XCTestCase {
     func testFixedWidthRoundTripIsLittleEndian() throws {

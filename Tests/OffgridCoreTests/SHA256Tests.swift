@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import BinaryIO
+@testable import OffgridCore
 import TestSupport
 
 final class SHA256Tests: XCTestCase {

@@ -88,49 +88,9 @@ public enum JSONOutput {
         }
     }
 
-    @inline(__always) static func newline(_ out: inout String, _ indent: Int) {
-        out += "\n"
-        for _ in 0..<indent { out += "  " }
-    }
-
-    /// Shortest text that reads back as the same double; integral values without ".0".
-    static func writeDouble(_ d: Double, to out: inout String) {
-        precondition(d.isFinite, "JSONOutput: non-finite number \(d) has no JSON spelling")
-        if d == d.rounded(), abs(d) < 1e15 {
-            out += String(Int64(d))
-        } else {
-            out += d.description
-        }
-    }
-
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        var plainStart = s.utf8.startIndex
-        var index = plainStart
-        let utf8 = s.utf8
-        while index != utf8.endIndex {
-            let c = utf8[index]
-            if c == 0x22 || c == 0x5C || c < 0x20 {
-                out += String(s[plainStart..<index])
-                switch c {
-                case 0x22: out += "\\\""
-                case 0x5C: out += "\\\\"
-                case 0x0A: out += "\\n"
-                case 0x0D: out += "\\r"
-                case 0x09: out += "\\t"
-                case 0x08: out += "\\b"
-                case 0x0C: out += "\\f"
-                default:
-                    let hex = String(c, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                }
-                plainStart = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        out += String(s[plainStart..<utf8.endIndex])
-        out += "\""
-    }
+    @inline(__always) static func newline(_ out: inout String, _ indent: Int) { JSONWriter.newline(&out, indent) }
+    static func writeDouble(_ d: Double, to out: inout String) { JSONWriter.writeDouble(d, to: &out) }
+    static func writeString(_ s: String, to out: inout String) { JSONWriter.writeString(s, to: &out) }
 }
 
 /// Dictionaries with String keys, whatever their value type.

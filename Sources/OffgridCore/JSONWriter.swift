@@ -1,0 +1,88 @@
+/// Writes JSON text from a `JSONValue`: sorted keys, unescaped slashes, shortest round-trip
+/// numbers (whole doubles below 1e15 without ".0"), so the same value always gives the same
+/// bytes. Pretty output matches Foundation's (two-space indents, `"key" : value`).
+public enum JSONWriter {
+    public static func string(_ value: JSONValue, pretty: Bool = true) -> String {
+        var out = ""
+        out.reserveCapacity(256)
+        write(value, to: &out, pretty: pretty, indent: 0)
+        return out
+    }
+
+    public static func write(_ value: JSONValue, to out: inout String, pretty: Bool, indent: Int = 0) {
+        switch value {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d): writeDouble(d, to: &out)
+        case .string(let s): writeString(s, to: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                if pretty { newline(&out, indent + 1) }
+                write(item, to: &out, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { newline(&out, indent) }
+            out += "]"
+        case .object(let members):
+            if members.isEmpty { out += "{}"; return }
+            out += "{"
+            for (i, key) in members.keys.sorted().enumerated() {
+                if i > 0 { out += "," }
+                if pretty { newline(&out, indent + 1) }
+                writeString(key, to: &out)
+                out += pretty ? " : " : ":"
+                write(members[key]!, to: &out, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { newline(&out, indent) }
+            out += "}"
+        }
+    }
+
+    @inline(__always) static func newline(_ out: inout String, _ indent: Int) {
+        out += "\n"
+        for _ in 0..<indent { out += "  " }
+    }
+
+    /// Shortest text that reads back as the same double; integral values without ".0".
+    /// A NaN or an infinity has no JSON spelling: it is a programming error.
+    public static func writeDouble(_ d: Double, to out: inout String) {
+        precondition(d.isFinite, "JSONWriter: non-finite number \(d) has no JSON spelling")
+        if d == d.rounded(), abs(d) < 1e15 {
+            out += String(Int64(d))
+        } else {
+            out += d.description
+        }
+    }
+
+    public static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        var plainStart = s.utf8.startIndex
+        var index = plainStart
+        let utf8 = s.utf8
+        while index != utf8.endIndex {
+            let c = utf8[index]
+            if c == 0x22 || c == 0x5C || c < 0x20 {
+                out += String(s[plainStart..<index])
+                switch c {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x0A: out += "\\n"
+                case 0x0D: out += "\\r"
+                case 0x09: out += "\\t"
+                case 0x08: out += "\\b"
+                case 0x0C: out += "\\f"
+                default:
+                    let hex = String(c, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
+                plainStart = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        out += String(s[plainStart..<utf8.endIndex])
+        out += "\""
+    }
+}
