@@ -1,3 +1,5 @@
+import OffgridCore
+
 /// Collects the font stacks a style's symbol layers can ask for, from `text-font` values written
 /// as plain arrays, legacy functions or expressions, and from `text-font` overrides inside
 /// `format` expressions in `text-field`.
@@ -31,14 +33,15 @@ public struct FontStackCollector {
 
     public init() {}
 
-    /// Walks every layer of a parsed style (`layers` as JSONSerialization gives it).
-    public mutating func collect(layers: [Any]) {
-        for case let layer as [String: Any] in layers {
-            let id = layer["id"] as? String ?? "?"
-            let layout = layer["layout"] as? [String: Any] ?? [:]
+    /// Walks every layer of a parsed style.
+    public mutating func collect(layers: [JSONValue]) {
+        for layer in layers {
+            guard case .object = layer else { continue }
+            let id = layer["id"]?.stringValue ?? "?"
+            let layout = layer["layout"]?.objectValue ?? [:]
             if let font = layout["text-font"] {
                 walk(font, layer: id, what: "text-font")
-            } else if layout["text-field"] != nil, (layer["type"] as? String) == "symbol" {
+            } else if layout["text-field"] != nil, layer["type"]?.stringValue == "symbol" {
                 add(Self.defaultStack)
             }
             if let field = layout["text-field"] {
@@ -48,16 +51,16 @@ public struct FontStackCollector {
     }
 
     /// Walks one `text-font` value (plain, function or expression).
-    public mutating func walk(_ value: Any, layer: String, what: String) {
+    public mutating func walk(_ value: JSONValue, layer: String, what: String) {
         if let names = Self.fontNames(value) {
             add(names)
             return
         }
-        if let function = value as? [String: Any] {
+        if let function = value.objectValue {
             // Legacy function: stops [[input, output], …] and default.
             var any = false
-            if let stops = function["stops"] as? [Any] {
-                for case let stop as [Any] in stops where stop.count == 2 {
+            if let stops = function["stops"]?.arrayValue {
+                for case .array(let stop) in stops where stop.count == 2 {
                     walk(stop[1], layer: layer, what: what)
                     any = true
                 }
@@ -69,7 +72,7 @@ public struct FontStackCollector {
             if !any { note(value, layer: layer, what: what) }
             return
         }
-        guard let array = value as? [Any], let op = array.first as? String, Self.operators.contains(op) else {
+        guard let array = value.arrayValue, let op = array.first?.stringValue, Self.operators.contains(op) else {
             note(value, layer: layer, what: what)
             return
         }
@@ -110,11 +113,11 @@ public struct FontStackCollector {
 
     /// Finds `format` expressions anywhere in a `text-field` value and walks their `text-font`
     /// section options.
-    mutating func walkFormats(_ value: Any, layer: String) {
-        guard let array = value as? [Any] else { return }
-        if let op = array.first as? String, op == "literal" { return }
-        if let op = array.first as? String, op == "format" {
-            for case let options as [String: Any] in array.dropFirst() {
+    mutating func walkFormats(_ value: JSONValue, layer: String) {
+        guard let array = value.arrayValue else { return }
+        if let op = array.first?.stringValue, op == "literal" { return }
+        if let op = array.first?.stringValue, op == "format" {
+            for case .object(let options) in array.dropFirst() {
                 if let font = options["text-font"] { walk(font, layer: layer, what: "text-field format text-font") }
             }
         }
@@ -123,7 +126,7 @@ public struct FontStackCollector {
 
     /// A `let` binding: collect stacks it holds, but a non-font value (a number, a colour) there
     /// is not a problem.
-    private mutating func walkQuietly(_ value: Any, layer: String, what: String) {
+    private mutating func walkQuietly(_ value: JSONValue, layer: String, what: String) {
         let before = unresolved.count
         walk(value, layer: layer, what: what)
         unresolved.removeSubrange(before...)
@@ -133,35 +136,35 @@ public struct FontStackCollector {
         if seen.insert(names).inserted { stacks.append(names) }
     }
 
-    private mutating func note(_ value: Any, layer: String, what: String) {
+    private mutating func note(_ value: JSONValue, layer: String, what: String) {
         unresolved.append("layer \"\(layer)\": \(what) \(Self.compactText(value)) depends on data; its fonts are not packed")
     }
 
     // MARK: - Values
 
     /// A plain font list: an array of strings whose first element is not an operator.
-    static func fontNames(_ value: Any) -> [String]? {
+    static func fontNames(_ value: JSONValue) -> [String]? {
         guard let names = stringArray(value), let first = names.first, !operators.contains(first) else { return nil }
         return names
     }
 
-    static func stringArray(_ value: Any) -> [String]? {
-        guard let array = value as? [Any] else { return nil }
+    static func stringArray(_ value: JSONValue) -> [String]? {
+        guard let array = value.arrayValue else { return nil }
         var names: [String] = []
         for element in array {
-            guard let s = element as? String else { return nil }
+            guard let s = element.stringValue else { return nil }
             names.append(s)
         }
         return names
     }
 
     /// Short text of a JSON value for messages.
-    static func compactText(_ value: Any) -> String {
+    static func compactText(_ value: JSONValue) -> String {
         switch value {
-        case let s as String: return "\"\(s)\""
-        case let a as [Any]: return "[" + a.prefix(4).map(compactText).joined(separator: ", ") + (a.count > 4 ? ", …" : "") + "]"
-        case is [String: Any]: return "{…}"
-        default: return "\(value)"
+        case .string(let s): return "\"\(s)\""
+        case .array(let a): return "[" + a.prefix(4).map(compactText).joined(separator: ", ") + (a.count > 4 ? ", …" : "") + "]"
+        case .object: return "{…}"
+        default: return JSONWriter.string(value, pretty: false)
         }
     }
 

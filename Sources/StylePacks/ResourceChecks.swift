@@ -1,4 +1,5 @@
 import Foundation
+import OffgridCore
 
 /// Content checks the builder runs on every resource before packing it, so a pack never carries
 /// a file a renderer would choke on: sprite indexes must be GL sprite JSON whose icons lie inside
@@ -24,16 +25,16 @@ enum ResourceChecks {
     /// `width`, `height` inside the sheet, and `pixelRatio` (when present) equal to the file's ratio.
     /// Returns the number of icons.
     static func checkSprite(json: [UInt8], sheet: (width: Int, height: Int), ratio: Int) -> Result<Int, CheckFailure> {
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(json)), let icons = parsed as? [String: Any] else {
+        guard let parsed = try? JSONReader.parse(json), let icons = parsed.objectValue else {
             return .failure(CheckFailure("not a sprite index (a JSON object of icons)"))
         }
         for name in icons.keys.sorted() {
-            guard let icon = icons[name] as? [String: Any] else {
+            guard let icon = icons[name]?.objectValue else {
                 return .failure(CheckFailure("icon \"\(name)\" is not an object"))
             }
             var v: [String: Int] = [:]
             for key in ["x", "y", "width", "height"] {
-                guard let d = jsonNumber(icon[key]), let i = Int(exactly: d), i >= 0 else {
+                guard let d = icon[key]?.doubleValue, let i = Int(exactly: d), i >= 0 else {
                     return .failure(CheckFailure("icon \"\(name)\": \"\(key)\" is not a non-negative integer"))
                 }
                 v[key] = i
@@ -42,8 +43,8 @@ enum ResourceChecks {
                 return .failure(CheckFailure("icon \"\(name)\" (\(v["x"]!),\(v["y"]!) \(v["width"]!)×\(v["height"]!)) lies outside the \(sheet.width)×\(sheet.height) sheet"))
             }
             if let r = icon["pixelRatio"] {
-                guard let d = jsonNumber(r), d == Double(ratio) else {
-                    return .failure(CheckFailure("icon \"\(name)\": pixelRatio \(r) in the @\(ratio)x sprite"))
+                guard let d = r.doubleValue, d == Double(ratio) else {
+                    return .failure(CheckFailure("icon \"\(name)\": pixelRatio \(JSONWriter.string(r, pretty: false)) in the @\(ratio)x sprite"))
                 }
             }
         }
@@ -89,22 +90,6 @@ enum ResourceChecks {
             return .failure(CheckFailure("not a glyph range protobuf: \(error)"))
         }
         return .success(glyphCount)
-    }
-}
-
-/// A JSON number as JSONSerialization gives it (Int, Double or NSNumber), never a Bool.
-func jsonNumber(_ value: Any?) -> Double? {
-    guard let value else { return nil }
-    if let n = value as? NSNumber {
-        // JSON true/false arrive as NSNumber too (and cast to Int and Bool alike on Linux);
-        // their Objective-C type is "c".
-        if String(cString: n.objCType) == "c" { return nil }
-        return n.doubleValue
-    }
-    switch value {
-    case let i as Int: return Double(i)
-    case let d as Double: return d
-    default: return nil
     }
 }
 

@@ -23,21 +23,21 @@ public struct StyleDocument {
     public init(bytes: [UInt8], file: String) throws {
         self.bytes = bytes
         func fail(_ message: String) -> InputError { InputError(file: file, message) }
-        let parsed: Any
+        let parsed: JSONValue
         do {
-            parsed = try JSONSerialization.jsonObject(with: Data(bytes))
-        } catch {
-            throw fail("not valid JSON: \(Self.jsonErrorText(error))")
+            parsed = try JSONReader.parse(bytes)
+        } catch let error as JSONReader.ParseError {
+            throw InputError(file: file, offset: error.offset, "not valid JSON: \(error.message)")
         }
-        guard let style = parsed as? [String: Any] else { throw fail("not a GL style: the top level is not a JSON object") }
-        guard let version = jsonNumber(style["version"]), version == 8 else {
+        guard let style = parsed.objectValue else { throw fail("not a GL style: the top level is not a JSON object") }
+        guard let version = style["version"]?.doubleValue, version == 8 else {
             throw fail("not a GL style: \"version\" must be 8 (MapLibre / Mapbox GL style specification)")
         }
-        guard let layers = style["layers"] as? [Any] else { throw fail("not a GL style: \"layers\" is not an array") }
-        guard let sourceTable = style["sources"] as? [String: Any] else { throw fail("not a GL style: \"sources\" is not an object") }
+        guard let layers = style["layers"]?.arrayValue else { throw fail("not a GL style: \"layers\" is not an array") }
+        guard let sourceTable = style["sources"]?.objectValue else { throw fail("not a GL style: \"sources\" is not an object") }
 
         if let name = style["name"] {
-            guard let s = name as? String else { throw fail("\"name\" is not a string") }
+            guard let s = name.stringValue else { throw fail("\"name\" is not a string") }
             self.name = s
         } else {
             self.name = nil
@@ -46,13 +46,12 @@ public struct StyleDocument {
         switch style["sprite"] {
         case nil:
             sprites = []
-        case let url as String:
+        case .string(let url):
             sprites = [StyleSprite(id: "default", url: url)]
-        case let list as [Any]:
+        case .array(let list):
             var found: [StyleSprite] = []
             for (i, item) in list.enumerated() {
-                guard let entry = item as? [String: Any], let id = entry["id"] as? String, !id.isEmpty,
-                      let url = entry["url"] as? String else {
+                guard let id = item["id"]?.stringValue, !id.isEmpty, let url = item["url"]?.stringValue else {
                     throw fail("\"sprite\" entry \(i) is not an object with a non-empty \"id\" and a \"url\"")
                 }
                 guard !found.contains(where: { $0.id == id }) else { throw fail("\"sprite\" id \"\(id)\" appears twice") }
@@ -65,17 +64,17 @@ public struct StyleDocument {
 
         switch style["glyphs"] {
         case nil: glyphs = nil
-        case let template as String: glyphs = template
+        case .string(let template): glyphs = template
         default: throw fail("\"glyphs\" is not a URL template string")
         }
 
         var sources: [StyleSource] = []
         for id in sourceTable.keys.sorted(by: utf8Less) {
-            guard let source = sourceTable[id] as? [String: Any], let type = source["type"] as? String else {
+            guard let source = sourceTable[id]?.objectValue, let type = source["type"]?.stringValue else {
                 throw fail("source \"\(id)\" is not an object with a \"type\"")
             }
-            var url = source["url"] as? String ?? ""
-            if url.isEmpty, type == "geojson", let data = source["data"] as? String { url = data }
+            var url = source["url"]?.stringValue ?? ""
+            if url.isEmpty, type == "geojson", let data = source["data"]?.stringValue { url = data }
             var tiles: [String] = []
             for key in ["tiles", "urls"] {
                 guard let list = source[key] else { continue }
@@ -114,9 +113,4 @@ public struct StyleDocument {
         Set(fontStacks.map { $0.joined(separator: ",") }).sorted(by: utf8Less)
     }
 
-    private static func jsonErrorText(_ error: Error) -> String {
-        let ns = error as NSError
-        if let detail = ns.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        return ns.localizedDescription
-    }
 }

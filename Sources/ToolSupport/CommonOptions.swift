@@ -1,24 +1,35 @@
 import ArgumentParser
 import OffgridCore
 
-/// The options every long-running tool shares, defined once so they mean the same everywhere:
-/// `--progress` chooses how progress is shown on stderr, `--quiet` silences it (an explicit
-/// `--progress json` still prints events, since a program asked for them), `--threads` sets the
-/// worker count.
-public struct CommonOptions: ParsableArguments {
+/// `--progress` and `--quiet`, defined once so they mean the same in every tool: `--progress`
+/// chooses how progress is shown on stderr; `--quiet` silences the bar (an explicit
+/// `--progress json` still prints events, since a program asked for them).
+public struct ProgressOptions: ParsableArguments {
     @Option(help: "Progress on stderr: auto (a bar on a terminal), json (NDJSON events) or none.")
     public var progress: ProgressMode = .auto
 
     @Flag(help: "No progress bar (NDJSON events still print with --progress json).")
     public var quiet = false
 
+    public init() {}
+
+    /// The progress mode after `--quiet`.
+    public var progressMode: ProgressMode { quiet && progress != .json ? .none : progress }
+}
+
+/// The options every long-running, multi-threaded tool shares: the progress options and
+/// `--threads`, the worker count.
+public struct CommonOptions: ParsableArguments {
+    @OptionGroup public var progressOptions: ProgressOptions
+
     @Option(help: "Worker threads (default: the number of cores).")
     public var threads: Int?
 
     public init() {}
 
-    /// The progress mode after `--quiet`.
-    public var progressMode: ProgressMode { quiet && progress != .json ? .none : progress }
+    public var progress: ProgressMode { progressOptions.progress }
+    public var quiet: Bool { progressOptions.quiet }
+    public var progressMode: ProgressMode { progressOptions.progressMode }
 
     /// The thread count to use: `--threads`, else the number of cores.
     public var threadCount: Int { max(1, threads ?? Parallel.activeProcessorCount) }

@@ -34,8 +34,7 @@ struct StyleCommand: ParsableCommand {
     @Option(help: "Sprite pixel ratios, e.g. 1,2 (sprite.json/png for 1, sprite@2x.json/png for 2).") var pixelRatio = "1"
     @Option(help: "The style URI recorded in the pack (default: the style's name).") var uri: String?
     @Option(help: "The style pack to write.") var output: String
-    @Option(help: "Progress on stderr: auto (a bar on a terminal), json (NDJSON events) or none.") var progress: ProgressMode = .auto
-    @Flag(help: "No progress output.") var quiet = false
+    @OptionGroup var progressOptions: ProgressOptions
 
     func validate() throws {
         guard GlyphsMode(rawValue: glyphs) != nil else {
@@ -48,7 +47,7 @@ struct StyleCommand: ParsableCommand {
     }
 
     func run() throws {
-        let started = ProgressReporter.monotonicNanoseconds()
+        let started = MonotonicClock.nanoseconds()
         let options = StylePackOptions(glyphsMode: GlyphsMode(rawValue: glyphs)!,
                                        pixelRatios: try StylePackOptions.parsePixelRatios(pixelRatio), uri: uri)
         let styleDir = (style as NSString).deletingLastPathComponent
@@ -59,7 +58,7 @@ struct StyleCommand: ParsableCommand {
         let totalBytes = plan.resources.reduce(Int64(0)) { sum, r in
             sum + ((try? FileManager.default.attributesOfItem(atPath: r.file)[.size] as? Int64) ?? 0)
         }
-        let reporter = ProgressReporter(mode: quiet ? .none : progress, label: "style", totalBytes: totalBytes,
+        let reporter = ProgressReporter(mode: progressOptions.progressMode, label: "style", totalBytes: totalBytes,
                                         totalItems: plan.resources.count, itemName: "files")
         let contents: StylePackContents
         do {
@@ -76,28 +75,30 @@ struct StyleCommand: ParsableCommand {
 
         let spriteFiles = contents.resources.filter { $0.info.kind == .spriteIndex || $0.info.kind == .spriteImage }
         let glyphRanges = contents.resources.filter { $0.info.kind == .glyphRange }
-        JSONOutput.printStdout([
-            "output": output,
-            "uri": contents.uri,
-            "resources": contents.resources.count,
-            "resourceBytes": contents.resourceBytes,
-            "bytes": bytes,
-            "styleBytes": contents.styleJSON.count,
-            "glyphs": contents.glyphsMode.rawValue,
-            "fontstacks": contents.fontStacks,
-            "glyphRanges": glyphRanges.count,
-            "glyphBytes": glyphRanges.reduce(0) { $0 + $1.bytes.count },
-            "pixelRatios": contents.pixelRatios,
-            "sprites": contents.sprites.map { sprite -> [String: Any] in
-                ["id": sprite.id, "url": sprite.url,
-                 "files": spriteFiles.filter { $0.info.group == sprite.id }.map(\.info.path)]
-            },
-            "spriteBytes": spriteFiles.reduce(0) { $0 + $1.bytes.count },
-            "sources": contents.sources.map { source -> [String: Any] in
-                ["id": source.id, "type": source.type, "url": source.url, "tiles": source.tiles]
-            },
-            "warnings": plan.document.unresolvedFonts,
-            "seconds": Double(ProgressReporter.monotonicNanoseconds() - started) / 1e9,
-        ])
+        let summary: JSONValue = [
+            "output": .string(output),
+            "uri": .string(contents.uri),
+            "resources": .int(contents.resources.count),
+            "resourceBytes": .int(contents.resourceBytes),
+            "bytes": .int(bytes),
+            "styleBytes": .int(contents.styleJSON.count),
+            "glyphs": .string(contents.glyphsMode.rawValue),
+            "fontstacks": .array(contents.fontStacks.map { .string($0) }),
+            "glyphRanges": .int(glyphRanges.count),
+            "glyphBytes": .int(glyphRanges.reduce(0) { $0 + $1.bytes.count }),
+            "pixelRatios": .array(contents.pixelRatios.map { .int($0) }),
+            "sprites": .array(contents.sprites.map { sprite in
+                ["id": .string(sprite.id), "url": .string(sprite.url),
+                 "files": .array(spriteFiles.filter { $0.info.group == sprite.id }.map { .string($0.info.path) })]
+            }),
+            "spriteBytes": .int(spriteFiles.reduce(0) { $0 + $1.bytes.count }),
+            "sources": .array(contents.sources.map { source in
+                ["id": .string(source.id), "type": .string(source.type), "url": .string(source.url),
+                 "tiles": .array(source.tiles.map { .string($0) })]
+            }),
+            "warnings": .array(plan.document.unresolvedFonts.map { .string($0) }),
+            "seconds": .double(MonotonicClock.seconds(since: started)),
+        ]
+        StdIO.out(JSONWriter.string(summary) + "\n")
     }
 }

@@ -75,3 +75,18 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(JSONWriter.string(v), "{\n  \"a\" : {},\n  \"b\" : [\n    1,\n    2\n  ],\n  \"c\" : []\n}")
     }
 }
+
+final class ISO8601Tests: XCTestCase {
+    func testParsesTheAcceptedFormsAndRefusesOthers() {
+        XCTAssertEqual(ISO8601.parse("2025-06-01T00:00:00Z"), 1_748_736_000)
+        XCTAssertEqual(ISO8601.parse("2025-06-01"), 1_748_736_000)
+        XCTAssertEqual(ISO8601.parse(" 2025-06-01T02:30:00.123+02:30 "), 1_748_736_000)
+        XCTAssertEqual(ISO8601.parse("Sun, 01 Jun 2025 00:00:00 GMT"), 1_748_736_000)
+        XCTAssertEqual(ISO8601.parse("1748736000"), 1_748_736_000)
+        XCTAssertEqual(ISO8601.parse(ISO8601.string(1_748_736_123)), 1_748_736_123)
+        for bad in ["", "2025-13-01", "2025-02-30", "2025-06-01T25:00:00Z", "2025-06-01T00:00:00", "tomorrow",
+                    "2025-06-01T00:00:00Zjunk", "Sun, 01 Foo 2025 00:00:00 GMT"] {
+            XCTAssertNil(ISO8601.parse(bad), bad)
+        }
+    }
+}

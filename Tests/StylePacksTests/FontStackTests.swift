@@ -1,4 +1,5 @@
 import Foundation
+import OffgridCore
 @testable import StylePacks
 import XCTest
 
@@ -72,17 +73,17 @@ final class FontStackTests: XCTestCase {
 
     func testStackNamesKeepTheirOrderAndJoinWithCommas() throws {
         var c = FontStackCollector()
-        c.walk(["literal", ["B", "A"]] as [Any], layer: "l", what: "text-font")
-        c.walk(["A", "B"] as [Any], layer: "l", what: "text-font")
-        c.walk(["literal", ["B", "A"]] as [Any], layer: "l", what: "text-font")
+        c.walk(["literal", ["B", "A"]] as JSONValue, layer: "l", what: "text-font")
+        c.walk(["A", "B"] as JSONValue, layer: "l", what: "text-font")
+        c.walk(["literal", ["B", "A"]] as JSONValue, layer: "l", what: "text-font")
         XCTAssertEqual(c.stacks, [["B", "A"], ["A", "B"]])
         XCTAssertEqual(c.unresolved, [])
     }
 
     func testOperatorLikeArraysAreExpressionsNotFonts() throws {
         var c = FontStackCollector()
-        c.walk(["get", "font"] as [Any], layer: "l", what: "text-font")
-        c.walk(["to-string", ["get", "f"]] as [Any], layer: "l", what: "text-font")
+        c.walk(["get", "font"] as JSONValue, layer: "l", what: "text-font")
+        c.walk(["to-string", ["get", "f"]] as JSONValue, layer: "l", what: "text-font")
         c.walk("Not An Array", layer: "l", what: "text-font")
         XCTAssertEqual(c.stacks, [])
         XCTAssertEqual(c.unresolved.count, 3)
