@@ -125,6 +125,12 @@ func encodeValue<T: Encodable>(_ value: T, into node: TreeNode, codingPath: [Cod
     }
 }
 
+/// An unsigned value as an integer when it fits, else as the nearest double (never a trap).
+func wide<T: BinaryInteger>(_ v: T) -> JSONValue {
+    if let i = Int(exactly: v) { return .int(i) }
+    return .double(Double(v))
+}
+
 func finite(_ d: Double, _ codingPath: [CodingKey]) throws -> JSONValue {
     guard d.isFinite else {
         throw EncodingError.invalidValue(d, .init(codingPath: codingPath, debugDescription: "non-finite number has no JSON spelling"))
@@ -148,11 +154,11 @@ struct KeyedTreeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { try encode(Int(value), forKey: key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { node.objectChild(key.stringValue).value = wide(value) }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { node.objectChild(key.stringValue).value = wide(value) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try encodeValue(value, into: node.objectChild(key.stringValue), codingPath: codingPath + [key])
     }
@@ -195,6 +201,17 @@ struct UnkeyedTreeContainer: UnkeyedEncodingContainer {
         node.appendChild().value = try finite(value, path)
     }
     mutating func encode(_ value: Int) throws { node.appendChild().value = .int(value) }
+    private mutating func encode(_ value: JSONValue) throws { node.appendChild().value = value }
+    mutating func encode(_ value: Float) throws { try encode(Double(value)) }
+    mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int16) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int32) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int64) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt) throws { try encode(wide(value)) }
+    mutating func encode(_ value: UInt8) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt64) throws { try encode(wide(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let path = nextPath
         try encodeValue(value, into: node.appendChild(), codingPath: path)
@@ -226,5 +243,16 @@ struct SingleTreeContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: String) throws { node.value = .string(value) }
     mutating func encode(_ value: Double) throws { node.value = try finite(value, codingPath) }
     mutating func encode(_ value: Int) throws { node.value = .int(value) }
+    private mutating func encode(_ value: JSONValue) throws { node.value = value }
+    mutating func encode(_ value: Float) throws { try encode(Double(value)) }
+    mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int16) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int32) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int64) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt) throws { try encode(wide(value)) }
+    mutating func encode(_ value: UInt8) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt64) throws { try encode(wide(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws { try encodeValue(value, into: node, codingPath: codingPath) }
 }

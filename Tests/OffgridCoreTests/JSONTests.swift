@@ -68,6 +68,10 @@ final class JSONTests: XCTestCase {
                        #"{"count":3,"extra":{"z":true},"name":"a\"b","nested":{"k":[1,2]},"ratio":0.25,"tags":["x","y"]}"#)
         XCTAssertEqual(try JSONEncoding.string([1.5, 2.0], pretty: false), "[1.5,2]")
         XCTAssertThrowsError(try JSONEncoding.value(Double.nan))
+        XCTAssertEqual(try JSONEncoding.string([Int64(7), -8] as [Int64], pretty: false), "[7,-8]")
+        XCTAssertEqual(try JSONEncoding.string(UInt64.max, pretty: false), "1.8446744073709552e+19")
+        XCTAssertEqual(try JSONEncoding.string([UInt8(1)], pretty: false), "[1]")
+        XCTAssertEqual(try JSONEncoding.string(Int32(-3), pretty: false), "-3")
     }
 
     func testPrettyOutputMatchesTheDocumentedLayout() {
