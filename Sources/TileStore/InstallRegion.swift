@@ -2,7 +2,7 @@ import OffgridCore
 import Foundation
 import MapPacks
 
-/// Options of `install` and `install-routing`.
+/// Options of `install` (`install-routing` has `RoutingInstallOptions`).
 public struct InstallOptions {
     /// Install (and keep) expired data: an expired region is refused, and stored packs past their
     /// expiry are copied again, unless this is set.
