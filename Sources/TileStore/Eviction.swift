@@ -69,61 +69,47 @@ extension TileStore {
 
     /// `quota BYTES` / `quota none`: sets the quota, then evicts above the threshold. A quota of 0
     /// wipes the store: every region and style is removed and every file deleted, and installs are
-    /// refused until the quota is raised.
-    public func setQuota(_ quota: Int64?) throws -> [String: Any] {
-        var out: [String: Any] = [:]
-        if quota == 0 {
-            let regions = Int(try db.int("SELECT COUNT(*) FROM regions"))
-            let styles = Int(try db.int("SELECT COUNT(*) FROM styles"))
-            let before = try totals()
-            try db.writeTransaction {
-                try db.run("DELETE FROM region_packs")
-                try db.run("DELETE FROM regions")
-                try db.run("DELETE FROM style_resources")
-                try db.run("DELETE FROM styles")
-                try db.run("DELETE FROM objects")
-                try setQuotaRow(0)
-            }
-            let removed = try removeOrphans()
-            out["wiped"] = true
-            out["regionsRemoved"] = regions
-            out["stylesRemoved"] = styles
-            out["filesRemoved"] = removed.count
-            out["bytesFreed"] = before.bytes
-            out["evicted"] = ["files": before.files, "bytes": before.bytes]
-        } else {
+    /// refused until the quota is raised. `overQuota` in the report says when the regions and
+    /// styles alone use more than the quota (nothing can be evicted to fit it).
+    public func setQuota(_ quota: Int64?) throws -> QuotaReport {
+        guard quota == 0 else {
             try db.writeTransaction { try setQuotaRow(quota) }
             let evicted = try evictAboveThreshold()
-            out["wiped"] = false
-            out["evicted"] = evictionJSON(evicted)
-            let t = try totals()
-            if let quota, t.bytes > quota {
-                out["overQuota"] = true
-                StdIO.err("tilestore: warning: the store's regions and styles use \(t.bytes - t.evictableBytes) bytes, more than the quota of \(quota); installs are refused until regions are removed\n")
-            } else {
-                out["overQuota"] = false
-            }
+            let bytes = try totals().bytes
+            return QuotaReport(quota: quota, wiped: false, evicted: EvictionTotals(evicted), overQuota: quota.map { bytes > $0 } ?? false,
+                               store: try summary())
         }
-        out["quota"] = quota.map { $0 as Any } ?? NSNull()
-        out["store"] = try summaryJSON()
-        return out
+        let regions = Int(try db.int("SELECT COUNT(*) FROM regions"))
+        let styles = Int(try db.int("SELECT COUNT(*) FROM styles"))
+        let before = try totals()
+        try db.writeTransaction {
+            try db.run("DELETE FROM region_packs")
+            try db.run("DELETE FROM regions")
+            try db.run("DELETE FROM style_resources")
+            try db.run("DELETE FROM styles")
+            try db.run("DELETE FROM objects")
+            try setQuotaRow(0)
+        }
+        let removed = try removeOrphans()
+        return QuotaReport(quota: quota, wiped: true, regionsRemoved: regions, stylesRemoved: styles, filesRemoved: removed.count,
+                           bytesFreed: before.bytes, evicted: EvictionTotals(files: before.files, bytes: before.bytes),
+                           store: try summary())
+    }
+
+    /// `quota` without an argument.
+    public func quotaStatus() throws -> QuotaStatus {
+        QuotaStatus(quota: try quota(), store: try summary())
     }
 
     /// `evict`: evicts above the threshold (or every unused file with `all`), and removes orphan
     /// and temporary files.
-    public func evictCommand(all: Bool) throws -> [String: Any] {
+    public func evictUnused(all: Bool) throws -> EvictReport {
         let orphans = try removeOrphans()
         let evicted = all ? try evictAllUnused() : try evictAboveThreshold()
         let q = try quota()
-        return [
-            "evicted": evicted.map(\.json),
-            "evictedFiles": evicted.count,
-            "evictedBytes": evicted.reduce(Int64(0)) { $0 + $1.bytes },
-            "orphansRemoved": orphans.count,
-            "quota": q.map { $0 as Any } ?? NSNull(),
-            "evictionThreshold": q.map { max(0, $0 - evictionMargin) as Any } ?? NSNull(),
-            "store": try summaryJSON(),
-        ]
+        return EvictReport(evicted: evicted, evictedFiles: evicted.count, evictedBytes: evicted.reduce(Int64(0)) { $0 + $1.bytes },
+                           orphansRemoved: orphans.count, quota: q, evictionThreshold: q.map { max(0, $0 - evictionMargin) },
+                           store: try summary())
     }
 }
 

@@ -25,18 +25,22 @@ public enum Expiry {
     }
 
     /// A JSON manifest value (string, number or null) as seconds since 1970; throws naming `file`.
-    static func fromJSON(_ value: Any?, file: String, key: String) throws -> (text: String?, seconds: Int64?) {
-        guard let value, !(value is NSNull) else { return (nil, nil) }
-        if let s = value as? String {
+    static func fromJSON(_ value: JSONValue?, file: String, key: String) throws -> (text: String?, seconds: Int64?) {
+        switch value {
+        case nil, .null?:
+            return (nil, nil)
+        case .string(let s)?:
             guard let seconds = parse(s) else {
                 throw InputError(file: file, "\(key) \"\(s)\" is not a date (ISO 8601, e.g. 2025-06-01T00:00:00Z)")
             }
             return (s, seconds)
-        }
-        if !(value is Bool), let n = (value as? Int).map(Double.init) ?? (value as? Double) {
+        case .int(let n)?:
+            return (ISO8601.string(Int64(n)), Int64(n))
+        case .double(let n)? where n.isFinite && abs(n) < 9e18:
             let seconds = Int64(n.rounded(.down))
             return (ISO8601.string(seconds), seconds)
+        default:
+            throw InputError(file: file, "\(key) must be a date string or null")
         }
-        throw InputError(file: file, "\(key) must be a date string or null")
     }
 }

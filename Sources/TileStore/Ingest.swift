@@ -123,20 +123,3 @@ extension TileStore {
         }
     }
 }
-
-/// A file eviction removed.
-public struct EvictedObject {
-    public var sha256: String
-    public var kind: StoredObjectKind
-    public var bytes: Int64
-    public var expiresAt: Int64?
-
-    var json: [String: Any] {
-        ["sha256": sha256, "kind": kind.rawValue, "bytes": bytes,
-         "expires": expiresAt.map { ISO8601.string($0) as Any } ?? NSNull()]
-    }
-}
-
-func evictionJSON(_ evicted: [EvictedObject]) -> [String: Any] {
-    ["files": evicted.count, "bytes": evicted.reduce(Int64(0)) { $0 + $1.bytes }]
-}

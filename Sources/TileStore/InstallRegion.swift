@@ -2,7 +2,7 @@ import OffgridCore
 import Foundation
 import MapPacks
 
-/// Options of `install` and `install-routing`.
+/// Options of `install` (`install-routing` has `RoutingInstallOptions`).
 public struct InstallOptions {
     /// Install (and keep) expired data: an expired region is refused, and stored packs past their
     /// expiry are copied again, unless this is set.
@@ -12,7 +12,6 @@ public struct InstallOptions {
     /// Limits instead of the manifest's (`limits.maxPacks`, `limits.maxTiles`).
     public var maxPacks: Int?
     public var maxTiles: Int?
-    /// Progress of the copies (bytes and packs).
     /// How the install reports progress; silent unless the caller says otherwise.
     public var progress: ProgressFactory = SilentProgress.factory
 
@@ -28,7 +27,7 @@ extension TileStore {
     /// `MapPackReader` (structure and every tile's CRC32, parent and band equal to the manifest's)
     /// and renamed to their content-addressed name; a pack already stored is not copied (its file
     /// is not touched). The region's record and pack list are then replaced in one transaction.
-    public func installRegion(directory: String, options: InstallOptions = InstallOptions()) throws -> [String: Any] {
+    public func installRegion(directory: String, options: InstallOptions = InstallOptions()) throws -> RegionInstallReport {
         let started = MonotonicClock.nanoseconds()
         let manifest = try RegionManifest(directory: directory)
         let id = options.regionId ?? manifest.id
@@ -51,96 +50,53 @@ extension TileStore {
         let previous = Dictionary(try db.rows("SELECT name, sha256 FROM region_packs WHERE region_id = ? AND kind = 'map-pack'",
                                               [.text(id)]) { ($0.text(0), $0.text(1)) }, uniquingKeysWith: { a, _ in a })
         let regionExisted = try db.int("SELECT COUNT(*) FROM regions WHERE id = ?", [.text(id)]) > 0
-        var actions: [String: IngestAction] = [:]
-        for p in manifest.packs where actions[p.sha256] == nil {
-            actions[p.sha256] = try ingestAction(sha: p.sha256, acceptExpired: options.acceptExpired)
-        }
-        let newShas = Set(manifest.packs.map(\.sha256))
-
-        // Limits across regions, shared packs counted once.
-        try checkPackLimits(regionId: id, manifest: manifest, options: options)
-
-        // Quota.
-        let referencedAfter = try referencedHashes(exceptRegion: id, kind: .mapPack).union(newShas)
-        var newBytes: Int64 = 0
-        var seenNew: Set<String> = []
-        for p in manifest.packs where actions[p.sha256] == .copy && seenNew.insert(p.sha256).inserted {
-            newBytes += p.bytes
-        }
-        try checkQuota(newBytes: newBytes, referencedAfter: referencedAfter, what: "installing region \"\(id)\"")
-        var evicted = try makeRoom(newBytes: newBytes, protecting: referencedAfter)
-
-        // Copy.
-        let toCopy = manifest.packs.filter { actions[$0.sha256]!.writes }
-        let reporter = options.progress("install", toCopy.reduce(Int64(0)) { $0 + $1.bytes }, toCopy.count, "packs")
-        var batch: [(file: TemporaryFile, relative: String)] = []
-        var rows: [ObjectRow] = []
-        var bytesCopied: Int64 = 0
-        var copiedShas: Set<String> = []
-        do {
-            for p in toCopy where !copiedShas.contains(p.sha256) {
-                let (row, tmp) = try copyMapPack(p, directory: directory, manifest: manifest)
-                batch.append((tmp, row.path))
-                rows.append(row)
-                copiedShas.insert(p.sha256)
-                bytesCopied += p.bytes
-                reporter.update(bytesDone: bytesCopied, itemsDone: copiedShas.count)
+        var seen: Set<String> = []
+        let items = manifest.packs.filter { seen.insert($0.sha256).inserted }.map { p in
+            InstallPlan.Item(sha256: p.sha256, bytes: p.bytes) { _ in
+                try self.copyMapPack(p, directory: directory, manifest: manifest)
             }
-            try files.publish(batch)
-
-            // The index, in one transaction.
-            try db.writeTransaction {
-                try recordObjects(rows)
-                try upsertRegion(id: id, manifest: manifest, options: options)
-                try db.run("DELETE FROM region_packs WHERE region_id = ? AND kind = 'map-pack'", [.text(id)])
-                let insert = try db.prepare("INSERT INTO region_packs (region_id, kind, name, sha256, bytes, tiles) VALUES (?, 'map-pack', ?, ?, ?, ?)")
+        }
+        let plan = InstallPlan(
+            what: "installing region \"\(id)\"", progressLabel: "install", progressUnit: .files(itemName: "packs"),
+            items: items, acceptExpired: options.acceptExpired,
+            referencedElsewhere: try referencedHashes(exceptRegion: id, kind: .mapPack),
+            // Limits across regions, shared packs counted once.
+            checkLimits: { try self.checkPackLimits(regionId: id, manifest: manifest, options: options) },
+            writeIndex: {
+                try self.upsertRegion(id: id, manifest: manifest, options: options)
+                try self.db.run("DELETE FROM region_packs WHERE region_id = ? AND kind = 'map-pack'", [.text(id)])
+                let insert = try self.db.prepare("INSERT INTO region_packs (region_id, kind, name, sha256, bytes, tiles) VALUES (?, 'map-pack', ?, ?, ?, ?)")
                 for p in manifest.packs {
                     try insert.bind([.text(id), .text(p.path), .text(p.sha256), .int(p.bytes), .int(p.tiles)])
                     while try insert.step() {}
                 }
-                try refreshExpiries(ofRegion: id)
-            }
-        } catch {
-            reporter.cancel()
-            for (tmp, _) in batch { tmp.discard() }
-            removeUnindexed(batch.map(\.relative))
-            throw error
-        }
-        CrashPoint.reached(.committed)
-        reporter.finish(extra: ["packs": .int(copiedShas.count)])
-        evicted += try evictAboveThreshold()
+                try self.refreshExpiries(ofRegion: id)
+            })
+        let outcome = try install(plan, progress: options.progress)
 
         // What changed.
+        let newShas = Set(manifest.packs.map(\.sha256))
         let releasedShas = Set(previous.values).subtracting(newShas)
         let stillUsed = try referencedHashes()
-        let count = { (a: IngestAction) in Set(manifest.packs.filter { actions[$0.sha256] == a }.map(\.sha256)).count }
-        var out: [String: Any] = [
-            "region": id,
-            "directory": directory,
-            "created": !regionExisted,
-            "packs": manifest.packs.count,
-            "packsCopied": count(.copy),
-            "packsAlreadyStored": count(.present),
-            "packsRewrittenExpired": count(.rewriteExpired),
-            "packsRestored": count(.restore),
-            "packsUnchanged": manifest.packs.filter { previous[$0.path] == $0.sha256 }.count,
-            "packsChanged": manifest.packs.filter { previous[$0.path] != nil && previous[$0.path] != $0.sha256 }.count,
-            "packsAdded": manifest.packs.filter { previous[$0.path] == nil }.count,
-            "packsDropped": Set(previous.keys).subtracting(manifest.packs.map(\.path)).count,
-            "packsReleased": releasedShas.subtracting(stillUsed).count,
-            "bytesCopied": bytesCopied,
-            "bytes": manifest.packs.reduce(Int64(0)) { $0 + $1.bytes },
-            "tiles": manifest.packs.reduce(0) { $0 + $1.tiles },
-            "expires": orNull(manifest.expiresAt.map { ISO8601.string($0) }),
-            "evicted": evictionJSON(evicted),
-            "store": try summaryJSON(),
-        ]
-        out["seconds"] = Double(MonotonicClock.nanoseconds() - started) / 1e9
-        return out
+        return RegionInstallReport(
+            region: id, directory: directory, created: !regionExisted, packs: manifest.packs.count,
+            packsCopied: outcome.count(.copy), packsAlreadyStored: outcome.count(.present),
+            packsRewrittenExpired: outcome.count(.rewriteExpired), packsRestored: outcome.count(.restore),
+            packsUnchanged: manifest.packs.filter { previous[$0.path] == $0.sha256 }.count,
+            packsChanged: manifest.packs.filter { previous[$0.path] != nil && previous[$0.path] != $0.sha256 }.count,
+            packsAdded: manifest.packs.filter { previous[$0.path] == nil }.count,
+            packsDropped: Set(previous.keys).subtracting(manifest.packs.map(\.path)).count,
+            packsReleased: releasedShas.subtracting(stillUsed).count,
+            bytesCopied: outcome.bytesWritten,
+            bytes: manifest.packs.reduce(Int64(0)) { $0 + $1.bytes },
+            tiles: manifest.packs.reduce(0) { $0 + $1.tiles },
+            expires: manifest.expiresAt.map { ISO8601.string($0) },
+            evicted: EvictionTotals(outcome.evicted), store: try summary(),
+            seconds: MonotonicClock.seconds(since: started))
     }
 
     /// Copies one pack to `tmp/` and checks the copy.
-    private func copyMapPack(_ p: RegionManifest.Pack, directory: String, manifest: RegionManifest) throws -> (ObjectRow, TemporaryFile) {
+    private func copyMapPack(_ p: RegionManifest.Pack, directory: String, manifest: RegionManifest) throws -> (file: TemporaryFile, row: ObjectRow) {
         let source = (directory as NSString).appendingPathComponent(p.path)
         let (tmp, sha, bytes) = try files.copyToTemporary(source)
         do {
@@ -167,7 +123,7 @@ extension TileStore {
             let row = ObjectRow(sha256: sha, kind: .mapPack, bytes: bytes, tiles: reader.entries.count, tileset: h.tilesetId,
                                 band: (h.band.minZoom, h.band.maxZoom), parent: (h.parent.z, h.parent.x, h.parent.y),
                                 expiresAt: manifest.expiresAt)
-            return (row, tmp)
+            return (tmp, row)
         } catch {
             tmp.discard()
             throw error
@@ -187,7 +143,7 @@ extension TileStore {
             """, [.text(id), .text(jsonText(manifest.geometry)),
                   b.map { .double($0[0]) } ?? .null, b.map { .double($0[1]) } ?? .null,
                   b.map { .double($0[2]) } ?? .null, b.map { .double($0[3]) } ?? .null,
-                  .text(jsonText(manifest.tileset)), .text(jsonText(manifest.metadata)),
+                  .text(jsonText(.object(manifest.tileset))), .text(jsonText(manifest.metadata)),
                   .optionalText(manifest.expires), .optionalInt(manifest.expiresAt),
                   .optionalInt(maxPacks.map(Int64.init)), .optionalInt(maxTiles.map(Int64.init)), .int(now)])
     }

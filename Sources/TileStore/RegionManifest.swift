@@ -19,13 +19,13 @@ public struct RegionManifest {
     public var file: String
     public var id: String
     /// GeoJSON (the manifest's `geometry`), or null.
-    public var geometry: Any
+    public var geometry: JSONValue
     /// minLon, minLat, maxLon, maxLat.
     public var bbox: [Double]?
     /// The tileset descriptor (name, tile type, zooms, bands, pixel ratio, style URI…).
-    public var tileset: [String: Any]
+    public var tileset: [String: JSONValue]
     public var tilesetName: String?
-    public var metadata: Any
+    public var metadata: JSONValue
     public var expires: String?
     public var expiresAt: Int64?
     public var packs: [Pack]
@@ -42,65 +42,60 @@ public struct RegionManifest {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
             throw InputError(file: directory, "not a directory (give the region directory written by tilepack-build maps)")
         }
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard FileManager.default.isReadableFile(atPath: file) else {
             throw InputError(file: file, "cannot read the region manifest (is \(directory) the output of tilepack-build maps?)")
         }
-        guard let object = (try? JSONText.parse(data)) as? [String: Any] else {
+        // Exact numbers: coordinates keep every digit between the manifest and the store.
+        guard let object = try JSONReader.parse(file: file, maxBytes: 64 << 20).objectValue else {
             throw InputError(file: file, "not a JSON object")
         }
         try self.init(object: object, file: file)
     }
 
-    public init(object: [String: Any], file: String) throws {
+    public init(object: [String: JSONValue], file: String) throws {
         self.file = file
         func fail(_ message: String) -> InputError { InputError(file: file, message) }
-        if let format = object["format"] as? String, format != MapPackBuilder.manifestFormat {
+        if let format = object["format"]?.stringValue, format != MapPackBuilder.manifestFormat {
             throw fail("format \"\(format)\" is not \"\(MapPackBuilder.manifestFormat)\"")
         }
-        if let version = object["version"] as? Int, version != 1 {
+        if let version = object["version"]?.intValue, version != 1 {
             throw fail("unsupported region manifest version \(version) (this tool reads 1)")
         }
-        guard let id = object["id"] as? String, !id.isEmpty else { throw fail("no region \"id\"") }
+        guard let id = object["id"]?.stringValue, !id.isEmpty else { throw fail("no region \"id\"") }
         self.id = id
-        geometry = object["geometry"] ?? NSNull()
-        if let b = object["bbox"] as? [Any] {
-            let numbers = b.compactMap(Self.number)
+        geometry = object["geometry"] ?? .null
+        if let b = object["bbox"]?.arrayValue {
+            let numbers = b.compactMap(\.doubleValue)
             guard numbers.count == 4 else { throw fail("bbox must be 4 numbers") }
             bbox = numbers
         }
-        tileset = object["tileset"] as? [String: Any] ?? [:]
-        tilesetName = tileset["name"] as? String
-        metadata = object["metadata"] ?? NSNull()
+        tileset = object["tileset"]?.objectValue ?? [:]
+        tilesetName = tileset["name"]?.stringValue
+        metadata = object["metadata"] ?? .null
         (expires, expiresAt) = try Expiry.fromJSON(object["expires"], file: file, key: "expires")
-        let limits = object["limits"] as? [String: Any] ?? [:]
-        maxPacks = (limits["maxPacks"] ?? object["maxPacks"]) as? Int
-        maxTiles = (limits["maxTiles"] ?? object["maxTiles"]) as? Int
-        guard let list = object["packs"] as? [Any] else { throw fail("no \"packs\" array") }
+        let limits = object["limits"]?.objectValue ?? [:]
+        maxPacks = (limits["maxPacks"] ?? object["maxPacks"])?.intValue
+        maxTiles = (limits["maxTiles"] ?? object["maxTiles"])?.intValue
+        guard let list = object["packs"]?.arrayValue else { throw fail("no \"packs\" array") }
         var packs: [Pack] = []
         var seen: Set<String> = []
         for (i, item) in list.enumerated() {
-            guard let p = item as? [String: Any] else { throw fail("packs[\(i)] is not an object") }
-            guard let path = p["path"] as? String, Self.isPackPath(path) else {
-                throw fail("packs[\(i)]: path \(p["path"].map { "\"\($0)\"" } ?? "missing") is not packs/<band>/<z>-<x>-<y>.pack")
+            guard let p = item.objectValue else { throw fail("packs[\(i)] is not an object") }
+            guard let path = p["path"]?.stringValue, Self.isPackPath(path) else {
+                throw fail("packs[\(i)]: path \(p["path"].map { JSONWriter.string($0, pretty: false) } ?? "missing") is not packs/<band>/<z>-<x>-<y>.pack")
             }
             guard seen.insert(path).inserted else { throw fail("packs[\(i)]: \(path) is listed twice") }
-            guard let sha = (p["sha256"] as? String)?.lowercased(), StoreLayout.isSHA256(sha) else {
+            guard let sha = p["sha256"]?.stringValue?.lowercased(), StoreLayout.isSHA256(sha) else {
                 throw fail("packs[\(i)] (\(path)): sha256 is not 64 hex digits")
             }
-            guard let bytes = (p["bytes"] as? Int).map(Int64.init), bytes >= 0 else {
+            guard let bytes = p["bytes"]?.intValue.map(Int64.init), bytes >= 0 else {
                 throw fail("packs[\(i)] (\(path)): bytes is missing")
             }
-            let parent = (p["parent"] as? [Any])?.compactMap { $0 as? Int } ?? []
-            packs.append(Pack(path: path, band: p["band"] as? String ?? "", parent: parent,
-                              tiles: p["tiles"] as? Int ?? 0, bytes: bytes, sha256: sha))
+            let parent = p["parent"]?.arrayValue?.compactMap(\.intValue) ?? []
+            packs.append(Pack(path: path, band: p["band"]?.stringValue ?? "", parent: parent,
+                              tiles: p["tiles"]?.intValue ?? 0, bytes: bytes, sha256: sha))
         }
         self.packs = packs
-    }
-
-    private static func number(_ v: Any) -> Double? {
-        if let d = v as? Double { return d }
-        if let i = v as? Int { return Double(i) }
-        return nil
     }
 
     /// `packs/<a>-<b>/<z>-<x>-<y>.pack` with decimal numbers.

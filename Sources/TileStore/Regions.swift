@@ -12,62 +12,66 @@ extension TileStore {
         \(StoreSchema.regionComplete)
         """
 
-    private func regionJSON(_ s: SQLiteStatement, full: Bool) -> [String: Any] {
-        let bbox: Any = s.isNull(2) ? NSNull() : [s.double(2), s.double(3), s.double(4), s.double(5)]
-        let tileset = jsonValue(s.optionalText(6))
-        let expiresAt = s.optionalInt(9)
-        var out: [String: Any] = [
-            "id": s.text(0),
-            "bbox": bbox,
-            "metadata": jsonValue(s.text(7)),
-            "expires": orNull(expiresAt.map { ISO8601.string($0) }),
-            "expired": expiresAt.map { $0 < now } ?? false,
-            "installedAt": ISO8601.string(s.int(11)),
-            "updatedAt": ISO8601.string(s.int(12)),
-            "packs": ["map": Int(s.int(15)), "routing": Int(s.int(16))],
-            "bytes": s.int(17),
-            "tiles": Int(s.int(18)),
-            "complete": s.int(19) != 0,
-            "tileset": orNull((tileset as? [String: Any])?["name"]),
-        ]
-        if full {
-            out["geometry"] = jsonValue(s.optionalText(1))
-            out["tileset"] = tileset
-            out["routing"] = jsonValue(s.optionalText(10))
-            out["limits"] = ["maxPacks": orNull(s.optionalInt(13)), "maxTiles": orNull(s.optionalInt(14))]
-        } else {
-            out["geometryType"] = orNull((jsonValue(s.optionalText(1)) as? [String: Any])?["type"])
+    /// The columns both `list` and `show` give, from a row of `regionColumns`.
+    private struct RegionRow {
+        var bbox: [Double]?
+        var expiresAt: Int64?
+        var geometry: JSONValue
+        var tileset: JSONValue
+
+        init(_ s: SQLiteStatement) {
+            bbox = s.isNull(2) ? nil : [s.double(2), s.double(3), s.double(4), s.double(5)]
+            expiresAt = s.optionalInt(9)
+            geometry = jsonValue(s.optionalText(1))
+            tileset = jsonValue(s.optionalText(6))
         }
-        return out
+    }
+
+    private func listEntry(_ s: SQLiteStatement) -> RegionListEntry {
+        let r = RegionRow(s)
+        return RegionListEntry(
+            id: s.text(0), bbox: r.bbox, metadata: jsonValue(s.text(7)), expires: r.expiresAt.map { ISO8601.string($0) },
+            expired: r.expiresAt.map { $0 < now } ?? false, installedAt: ISO8601.string(s.int(11)), updatedAt: ISO8601.string(s.int(12)),
+            packs: RegionPackCounts(map: Int(s.int(15)), routing: Int(s.int(16))), bytes: s.int(17), tiles: Int(s.int(18)),
+            complete: s.int(19) != 0, tileset: r.tileset["name"]?.stringValue, geometryType: r.geometry["type"]?.stringValue)
+    }
+
+    private func details(_ s: SQLiteStatement) -> RegionDetails {
+        let r = RegionRow(s)
+        return RegionDetails(
+            id: s.text(0), bbox: r.bbox, metadata: jsonValue(s.text(7)), expires: r.expiresAt.map { ISO8601.string($0) },
+            expired: r.expiresAt.map { $0 < now } ?? false, installedAt: ISO8601.string(s.int(11)), updatedAt: ISO8601.string(s.int(12)),
+            packs: RegionPackCounts(map: Int(s.int(15)), routing: Int(s.int(16))), bytes: s.int(17), tiles: Int(s.int(18)),
+            complete: s.int(19) != 0, geometry: r.geometry, tileset: r.tileset, routing: jsonValue(s.optionalText(10)),
+            limits: .init(maxPacks: s.optionalInt(13).map(Int.init), maxTiles: s.optionalInt(14).map(Int.init)), packList: [])
     }
 
     /// `list`: every region (id, metadata, bbox, pack counts, bytes, expiry, completeness).
-    public func listJSON() throws -> [String: Any] {
+    public func regions() throws -> RegionList {
         try db.readTransaction {
-            let regions = try db.rows("SELECT \(Self.regionColumns) FROM regions r ORDER BY r.id") { regionJSON($0, full: false) }
-            return ["regions": regions, "store": try summaryJSON()]
+            let regions = try db.rows("SELECT \(Self.regionColumns) FROM regions r ORDER BY r.id") { listEntry($0) }
+            return RegionList(regions: regions, store: try summary())
         }
     }
 
     /// `show ID`: one region in full, with every pack (present or missing, and which other
     /// regions share it).
-    public func showJSON(id: String) throws -> [String: Any] {
+    public func region(id: String) throws -> RegionDetails {
         try db.readTransaction {
-            guard var region = try db.row("SELECT \(Self.regionColumns) FROM regions r WHERE r.id = ?", [.text(id)], { regionJSON($0, full: true) }) else {
+            guard var region = try db.row("SELECT \(Self.regionColumns) FROM regions r WHERE r.id = ?", [.text(id)], { details($0) }) else {
                 throw InputError("no region \"\(id)\" in the store (see tilestore list)")
             }
-            region["packList"] = try db.rows("""
+            region.packList = try db.rows("""
                 SELECT rp.kind, rp.name, rp.sha256, rp.bytes, rp.tiles, o.path,
                        (SELECT group_concat(other.region_id, char(10)) FROM (SELECT DISTINCT region_id FROM region_packs x
                          WHERE x.sha256 = rp.sha256 AND x.region_id != rp.region_id ORDER BY region_id) other)
                 FROM region_packs rp LEFT JOIN objects o ON o.sha256 = rp.sha256
                 WHERE rp.region_id = ? ORDER BY rp.kind, rp.name
-                """, [.text(id)]) { s -> [String: Any] in
-                [
-                    "kind": s.text(0), "name": s.text(1), "sha256": s.text(2), "bytes": s.int(3), "tiles": Int(s.int(4)),
-                    "present": !s.isNull(5), "file": orNull(s.optionalText(5)),
-                    "sharedWith": s.optionalText(6).map { $0.split(separator: "\n").map(String.init) } ?? [String](),
-                ]
+                """, [.text(id)]) { s in
+                RegionDetails.Pack(
+                    kind: s.text(0), name: s.text(1), sha256: s.text(2), bytes: s.int(3), tiles: Int(s.int(4)),
+                    present: !s.isNull(5), file: s.optionalText(5),
+                    sharedWith: s.optionalText(6).map { $0.split(separator: "\n").map(String.init) } ?? [])
             }
             return region
         }
@@ -75,7 +79,7 @@ extension TileStore {
 
     /// `remove ID`: forgets the region; its packs no other region uses become evictable (their
     /// files stay until evicted).
-    public func removeRegion(id: String) throws -> [String: Any] {
+    public func removeRegion(id: String) throws -> RegionRemovalReport {
         let hashes = Set(try db.rows("SELECT sha256 FROM region_packs WHERE region_id = ?", [.text(id)]) { $0.text(0) })
         let removed = try db.writeTransaction { () -> Int in
             try db.run("DELETE FROM region_packs WHERE region_id = ?", [.text(id)])
@@ -84,13 +88,7 @@ extension TileStore {
         guard removed > 0 else { throw InputError("no region \"\(id)\" in the store (see tilestore list)") }
         let released = hashes.subtracting(try referencedHashes())
         let releasedBytes = try released.reduce(Int64(0)) { $0 + (try storedObject($1)?.bytes ?? 0) }
-        return [
-            "removed": id,
-            "packs": hashes.count,
-            "packsReleased": released.count,
-            "bytesReleased": releasedBytes,
-            "packsStillShared": hashes.count - released.count,
-            "store": try summaryJSON(),
-        ]
+        return RegionRemovalReport(removed: id, packs: hashes.count, packsReleased: released.count, bytesReleased: releasedBytes,
+                                   packsStillShared: hashes.count - released.count, store: try summary())
     }
 }

@@ -38,20 +38,11 @@ final class StoreFiles {
         let tmp = temporaryFile()
         try tmp.create()
         var sha = SHA256()
-        var total: Int64 = 0
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let total: Int64
         do {
-            while true {
-                let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { throw InputError(file: source, "cannot read: \(String(cString: strerror(errno)))") }
-                if n == 0 { break }
-                try buffer.withUnsafeBytes { raw in
-                    let chunk = UnsafeRawBufferPointer(rebasing: raw[0..<n])
-                    sha.update(chunk)
-                    try tmp.write(chunk)
-                }
-                total += Int64(n)
+            total = try Self.readChunks(input, path: source) { chunk in
+                sha.update(chunk)
+                try tmp.write(chunk)
             }
             try tmp.finishWriting()
         } catch {
@@ -59,6 +50,20 @@ final class StoreFiles {
             throw error
         }
         return (tmp, SHA256.hex(sha.finalize()), total)
+    }
+
+    /// Reads `fd` to its end in 1 MiB chunks; the bytes read.
+    private static func readChunks(_ fd: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int64 {
+        var total: Int64 = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw InputError(file: path, "cannot read: \(String(cString: strerror(errno)))") }
+            if n == 0 { return total }
+            try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            total += Int64(n)
+        }
     }
 
     /// Writes `bytes` to a temporary file (not flushed yet: `publish`).
@@ -148,16 +153,7 @@ final class StoreFiles {
         guard fd >= 0 else { throw InputError(file: path, "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var sha = SHA256()
-        var total: Int64 = 0
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw InputError(file: path, "cannot read: \(String(cString: strerror(errno)))") }
-            if n == 0 { break }
-            buffer.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-            total += Int64(n)
-        }
+        let total = try readChunks(fd, path: path) { sha.update($0) }
         return (SHA256.hex(sha.finalize()), total)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a stored file is. The raw value is the `objects.kind` column.
-public enum StoredObjectKind: String, Sendable, CaseIterable {
+public enum StoredObjectKind: String, Sendable, CaseIterable, Encodable {
     /// A map tile pack (`OGMPACK`), from a region directory.
     case mapPack = "map-pack"
     /// A routing pack (`OGRPACK`).

@@ -168,35 +168,25 @@ public final class TileStore {
         return t
     }
 
-    /// The store's summary as JSON: bytes, files, evictable bytes, quota, eviction threshold.
-    public func summaryJSON() throws -> [String: Any] {
+    /// The store's totals: bytes, files, evictable bytes, quota, eviction threshold.
+    public func summary() throws -> StoreSummary {
         let t = try totals()
         let q = try quota()
-        return [
-            "bytes": t.bytes,
-            "files": t.files,
-            "evictableBytes": t.evictableBytes,
-            "evictableFiles": t.evictableFiles,
-            "mapPacks": t.mapPacks,
-            "mapPacksInRegions": t.referencedMapPacks,
-            "quota": q.map { $0 as Any } ?? NSNull(),
-            "evictionThreshold": q.map { max(0, $0 - evictionMargin) as Any } ?? NSNull(),
-            "regions": Int(try db.int("SELECT COUNT(*) FROM regions")),
-            "styles": Int(try db.int("SELECT COUNT(*) FROM styles")),
-        ]
+        return StoreSummary(
+            bytes: t.bytes, files: t.files, evictableBytes: t.evictableBytes, evictableFiles: t.evictableFiles,
+            mapPacks: t.mapPacks, mapPacksInRegions: t.referencedMapPacks, quota: q,
+            evictionThreshold: q.map { max(0, $0 - evictionMargin) },
+            regions: Int(try db.int("SELECT COUNT(*) FROM regions")), styles: Int(try db.int("SELECT COUNT(*) FROM styles")))
     }
 }
 
-// MARK: - JSON helpers
+// MARK: - JSON in the index
 
-/// Compact JSON text of a JSON value (sorted keys), for the index.
-func jsonText(_ value: Any) -> String { JSONOutput.string(value, pretty: false) }
+/// Compact JSON text (sorted keys) of a value the index keeps as text.
+func jsonText(_ value: JSONValue) -> String { JSONWriter.string(value, pretty: false) }
 
-/// The JSON value stored as text, or null.
-func jsonValue(_ text: String?) -> Any {
-    guard let text, let value = try? JSONText.parse(text) else { return NSNull() }
+/// The JSON value the index keeps as text, or null.
+func jsonValue(_ text: String?) -> JSONValue {
+    guard let text, let value = try? JSONReader.parse(text) else { return .null }
     return value
 }
-
-/// An optional as a JSON value (nil → null).
-func orNull(_ value: Any?) -> Any { value ?? NSNull() }

@@ -1,13 +1,6 @@
 import Foundation
 import OffgridCore
 
-/// What `verify` found.
-public struct VerifyReport {
-    /// The index passes SQLite's check and every file it lists is present with its SHA-256.
-    public var consistent: Bool
-    public var json: [String: Any]
-}
-
 extension TileStore {
     /// `verify [--repair]`: checks SQLite's own consistency, then every file the index lists (present,
     /// its size, its SHA-256), and lists files the index does not know (orphans, left by a crash
@@ -22,12 +15,12 @@ extension TileStore {
         let objects = try db.rows("SELECT sha256, kind, path, bytes FROM objects ORDER BY path") {
             (sha: $0.text(0), kind: $0.text(1), path: $0.text(2), bytes: $0.int(3))
         }
-        var corrupt: [[String: Any]] = []
-        var missing: [[String: Any]] = []
+        var corrupt: [VerifyReport.BadFile] = []
+        var missing: [VerifyReport.BadFile] = []
         var bad: [(sha: String, path: String)] = []
         var bytesChecked: Int64 = 0
         for o in objects {
-            let entry: [String: Any] = ["path": o.path, "sha256": o.sha, "kind": o.kind]
+            let entry = VerifyReport.BadFile(path: o.path, sha256: o.sha, kind: o.kind)
             guard let size = files.size(o.path) else {
                 missing.append(entry)
                 bad.append((o.sha, o.path))
@@ -43,7 +36,7 @@ extension TileStore {
             }
             if let problem {
                 var e = entry
-                e["problem"] = problem
+                e.problem = problem
                 corrupt.append(e)
                 bad.append((o.sha, o.path))
             }
@@ -52,31 +45,21 @@ extension TileStore {
         let temporary = files.files(under: StoreLayout.tmpDirectory)
         let consistent = indexOK && bad.isEmpty
 
-        var out: [String: Any] = [
-            "store": root,
-            "consistent": consistent,
-            "indexCheck": check.joined(separator: "; "),
-            "files": objects.count,
-            "bytesChecked": bytesChecked,
-            "ok": objects.count - bad.count,
-            "corrupt": corrupt,
-            "missing": missing,
-            "orphans": orphans,
-            "temporaryFiles": temporary,
-            "repaired": false,
-        ]
+        var removed: VerifyReport.Removed?
         if repair {
             try db.writeTransaction {
                 for b in bad { try db.run("DELETE FROM objects WHERE sha256 = ?", [.text(b.sha)]) }
             }
             for b in bad { files.remove(b.path) }
-            let removed = try removeOrphans()
-            out["repaired"] = true
-            out["removed"] = ["indexRows": bad.count, "files": bad.count + removed.count]
+            let orphansRemoved = try removeOrphans()
+            removed = .init(indexRows: bad.count, files: bad.count + orphansRemoved.count)
         }
-        out["regionsIncomplete"] = try db.rows("SELECT r.id FROM regions r WHERE NOT (\(StoreSchema.regionComplete)) ORDER BY r.id") { $0.text(0) }
-        out["stylesIncomplete"] = try db.rows("SELECT s.uri FROM styles s WHERE NOT (\(StoreSchema.styleComplete)) ORDER BY s.uri") { $0.text(0) }
-        out["seconds"] = Double(MonotonicClock.nanoseconds() - started) / 1e9
-        return VerifyReport(consistent: consistent, json: out)
+        return VerifyReport(
+            store: root, consistent: consistent, indexCheck: check.joined(separator: "; "), files: objects.count,
+            bytesChecked: bytesChecked, ok: objects.count - bad.count, corrupt: corrupt, missing: missing,
+            orphans: orphans, temporaryFiles: temporary, repaired: repair, removed: removed,
+            regionsIncomplete: try db.rows("SELECT r.id FROM regions r WHERE NOT (\(StoreSchema.regionComplete)) ORDER BY r.id") { $0.text(0) },
+            stylesIncomplete: try db.rows("SELECT s.uri FROM styles s WHERE NOT (\(StoreSchema.styleComplete)) ORDER BY s.uri") { $0.text(0) },
+            seconds: MonotonicClock.seconds(since: started))
     }
 }

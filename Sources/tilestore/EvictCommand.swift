@@ -21,6 +21,6 @@ struct EvictCommand: ParsableCommand {
 
     func run() throws {
         let store = try TileStore.open(try global.path(), access: .write, quiet: global.quiet)
-        JSONOutput.printStdout(try store.evictCommand(all: all))
+        try printReport(try store.evictUnused(all: all))
     }
 }

@@ -31,10 +31,8 @@ struct GetCommand: ParsableCommand {
         }
         if let output {
             try AtomicFile.write(Array(found.bytes), to: output)
-            JSONOutput.printStdout([
-                "tile": [z, x, y], "tileset": found.tileset, "pack": found.pack,
-                "bytes": found.bytes.count, "output": output,
-            ] as [String: Any])
+            try printReport(TileWritten(tile: [z, x, y], tileset: found.tileset, pack: found.pack,
+                                        bytes: found.bytes.count, output: output))
         } else {
             found.bytes.withUnsafeBytes { buf in
                 var p = buf.baseAddress
@@ -49,4 +47,13 @@ struct GetCommand: ParsableCommand {
             }
         }
     }
+}
+
+/// `get --output FILE`: where the tile went.
+struct TileWritten: Encodable {
+    var tile: [Int]
+    var tileset: String
+    var pack: String
+    var bytes: Int
+    var output: String
 }

@@ -15,13 +15,13 @@ struct InstallCommand: ParsableCommand {
           tilestore --store out/store install out/maps/oberland
         """)
 
-    @OptionGroup var global: StoreOptions
+    @OptionGroup var location: StoreLocation
+    @OptionGroup var common: CommonOptions
     @Argument(help: ArgumentHelp("The region directory (region.json and packs/).", valueName: "region-dir")) var regionDir: String
     @Option(help: "Region id instead of region.json's.") var id: String?
     @Flag(help: "Install an expired region, and keep stored packs past their expiry instead of copying them again.") var acceptExpired = false
     @Option(help: "Unique map packs the store's regions may use (default: region.json's limits.maxPacks, else 750).") var maxPacks: Int?
     @Option(help: "Tiles the store's regions' unique packs may hold (default: region.json's limits.maxTiles, else no limit).") var maxTiles: Int?
-    @Option(help: "Progress on stderr: auto (a bar on a terminal), json (NDJSON events) or none.") var progress: ProgressMode = .auto
 
     func validate() throws {
         if let maxPacks, maxPacks < 1 { throw ValidationError("--max-packs must be at least 1") }
@@ -30,13 +30,13 @@ struct InstallCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try TileStore.open(try global.path(), access: .write, quiet: global.quiet)
+        let store = try TileStore.open(try location.path(), access: .write, quiet: common.quiet)
         var options = InstallOptions()
         options.acceptExpired = acceptExpired
         options.regionId = id
         options.maxPacks = maxPacks
         options.maxTiles = maxTiles
-        options.progress = ProgressReporter.factory(mode: global.quiet && progress != .json ? .none : progress)
-        JSONOutput.printStdout(try store.installRegion(directory: regionDir, options: options))
+        options.progress = ProgressReporter.factory(mode: common.progressMode)
+        try printReport(try store.installRegion(directory: regionDir, options: options))
     }
 }

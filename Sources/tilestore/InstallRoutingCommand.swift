@@ -16,13 +16,13 @@ struct InstallRoutingCommand: ParsableCommand {
           tilestore --store out/store install-routing out/liechtenstein.routing.pack --region-id liechtenstein
         """)
 
-    @OptionGroup var global: StoreOptions
+    @OptionGroup var location: StoreLocation
+    @OptionGroup var common: CommonOptions
     @Argument(help: ArgumentHelp("The routing pack (tilepack-build routing).", valueName: "pack")) var pack: String
     @Option(help: "The region the pack belongs to.") var regionId: String
     @Option(help: "The region's expiry (ISO 8601 date or date-time).") var expires: String?
     @Option(help: "JSON value to set as the region's metadata (text, or @FILE).") var metadata: String?
     @Flag(help: "Accept an expiry in the past, and keep a stored copy past its expiry.") var acceptExpired = false
-    @Option(help: "Progress on stderr: auto (a bar on a terminal), json (NDJSON events) or none.") var progress: ProgressMode = .auto
 
     func validate() throws {
         if regionId.isEmpty { throw ValidationError("--region-id must not be empty") }
@@ -33,14 +33,14 @@ struct InstallRoutingCommand: ParsableCommand {
         options.acceptExpired = acceptExpired
         options.expires = expires
         options.metadata = try metadata.map(parseMetadata)
-        options.progress = ProgressReporter.factory(mode: global.quiet && progress != .json ? .none : progress)
-        let store = try TileStore.open(try global.path(), access: .write, quiet: global.quiet)
-        JSONOutput.printStdout(try store.installRouting(pack: pack, regionId: regionId, options: options))
+        options.progress = ProgressReporter.factory(mode: common.progressMode)
+        let store = try TileStore.open(try location.path(), access: .write, quiet: common.quiet)
+        try printReport(try store.installRouting(pack: pack, regionId: regionId, options: options))
     }
 }
 
 /// `--metadata` text or `@FILE` as a JSON value.
-func parseMetadata(_ argument: String) throws -> Any {
+func parseMetadata(_ argument: String) throws -> JSONValue {
     var text = argument
     if argument.hasPrefix("@") {
         let file = String(argument.dropFirst())
@@ -49,7 +49,7 @@ func parseMetadata(_ argument: String) throws -> Any {
         }
         text = t
     }
-    guard let value = try? JSONText.parse(text) else {
+    guard let value = try? JSONReader.parse(text) else {
         if argument.hasPrefix("@") { throw InputError(file: String(argument.dropFirst()), "metadata is not valid JSON") }
         throw ValidationError("--metadata is not valid JSON")
     }

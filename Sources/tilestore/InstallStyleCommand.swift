@@ -20,6 +20,6 @@ struct InstallStyleCommand: ParsableCommand {
 
     func run() throws {
         let store = try TileStore.open(try global.path(), access: .write, quiet: global.quiet)
-        JSONOutput.printStdout(try store.installStyle(pack: pack))
+        try printReport(try store.installStyle(pack: pack))
     }
 }

@@ -14,6 +14,6 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let store = try TileStore.open(try global.path(), access: .read, quiet: global.quiet)
-        JSONOutput.printStdout(try store.listJSON())
+        try printReport(try store.regions())
     }
 }

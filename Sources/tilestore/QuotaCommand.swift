@@ -24,8 +24,7 @@ struct QuotaCommand: ParsableCommand {
     func run() throws {
         guard let value else {
             let store = try TileStore.open(try global.path(), access: .read, quiet: global.quiet)
-            let q = try store.quota()
-            JSONOutput.printStdout(["quota": q.map { $0 as Any } ?? NSNull(), "store": try store.summaryJSON()])
+            try printReport(try store.quotaStatus())
             return
         }
         let quota: Int64?
@@ -38,7 +37,11 @@ struct QuotaCommand: ParsableCommand {
             quota = q
         }
         let store = try TileStore.open(try global.path(), access: .write, quiet: global.quiet)
-        JSONOutput.printStdout(try store.setQuota(quota))
+        let report = try store.setQuota(quota)
+        if let quota, report.overQuota == true {
+            StdIO.err("tilestore: warning: the store's regions and styles use \(report.store.bytes - report.store.evictableBytes) bytes, more than the quota of \(quota); installs are refused until regions are removed\n")
+        }
+        try printReport(report)
     }
 }
 

@@ -15,6 +15,6 @@ struct RemoveCommand: ParsableCommand {
 
     func run() throws {
         let store = try TileStore.open(try global.path(), access: .write, quiet: global.quiet)
-        JSONOutput.printStdout(try store.removeRegion(id: id))
+        try printReport(try store.removeRegion(id: id))
     }
 }

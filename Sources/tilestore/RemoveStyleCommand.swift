@@ -15,6 +15,6 @@ struct RemoveStyleCommand: ParsableCommand {
 
     func run() throws {
         let store = try TileStore.open(try global.path(), access: .write, quiet: global.quiet)
-        JSONOutput.printStdout(try store.removeStyle(uri: uri))
+        try printReport(try store.removeStyle(uri: uri))
     }
 }

@@ -15,6 +15,6 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         let store = try TileStore.open(try global.path(), access: .read, quiet: global.quiet)
-        JSONOutput.printStdout(try store.showJSON(id: id))
+        try printReport(try store.region(id: id))
     }
 }

@@ -14,6 +14,6 @@ struct StylePacksCommand: ParsableCommand {
 
     func run() throws {
         let store = try TileStore.open(try global.path(), access: .read, quiet: global.quiet)
-        JSONOutput.printStdout(try store.stylesJSON())
+        try printReport(try store.styles())
     }
 }

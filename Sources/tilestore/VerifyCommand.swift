@@ -22,11 +22,9 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         let store = try TileStore.open(try global.path(), access: repair ? .write : .verify, quiet: global.quiet)
         let report = try store.verify(repair: repair)
-        JSONOutput.printStdout(report.json)
+        try printReport(report)
         if !report.consistent && !repair {
-            let corrupt = (report.json["corrupt"] as? [Any])?.count ?? 0
-            let missing = (report.json["missing"] as? [Any])?.count ?? 0
-            throw InputError(file: store.root, "inconsistent: \(corrupt) corrupt and \(missing) missing files, index check \(report.json["indexCheck"] ?? "?") (run tilestore verify --repair)")
+            throw InputError(file: store.root, "inconsistent: \(report.corrupt.count) corrupt and \(report.missing.count) missing files, index check \(report.indexCheck) (run tilestore verify --repair)")
         }
     }
 }

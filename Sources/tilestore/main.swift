@@ -29,13 +29,20 @@ struct Tilestore: ParsableCommand {
     @OptionGroup var global: StoreOptions
 }
 
-/// `--store DIR`, accepted before or after the command name.
+/// `--store DIR` and `--quiet`, accepted before or after the command name.
 struct StoreOptions: ParsableArguments {
+    @OptionGroup var location: StoreLocation
+
+    @Flag(name: .long, help: "No waiting messages on stderr.")
+    var quiet = false
+
+    func path() throws -> String { try location.path() }
+}
+
+/// `--store DIR` alone, for the commands whose `--quiet` comes with `--progress` (`CommonOptions`).
+struct StoreLocation: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The store directory (created by the first install).", valueName: "dir"))
     var store: String?
-
-    @Flag(name: .long, help: "No progress or waiting messages on stderr.")
-    var quiet = false
 
     /// The store path, or a usage error.
     func path() throws -> String {

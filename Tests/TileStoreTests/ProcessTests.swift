@@ -239,8 +239,8 @@ final class ProcessTests: XCTestCase {
             XCTAssertTrue(regions.allSatisfy { $0["complete"] as? Bool == true })
         }
         // a (v1) and a2 and b: 30 + 30 + 15 unique packs, each stored once.
-        let summary = try withStore(store, access: .read) { try $0.summaryJSON() }
-        XCTAssertEqual(summary["mapPacks"] as? Int, 75)
-        XCTAssertEqual(summary["mapPacksInRegions"] as? Int, 45)
+        let summary = try withStore(store, access: .read) { try $0.summary() }
+        XCTAssertEqual(summary.mapPacks, 75)
+        XCTAssertEqual(summary.mapPacksInRegions, 45)
     }
 }

@@ -29,11 +29,11 @@ final class QuotaAndEvictionTests: XCTestCase {
     func testEvictionOrderIsNearestExpiryFirst() throws {
         let packs = try installAndRemove(["2031-01-01T00:00:00Z", "2030-01-01T00:00:00Z", NSNull(), "2032-06-01"])
         let sizes = packs.map { Int64($0.bytes.count) }
-        let evicted = try withStore(store) { try $0.evictCommand(all: true) }
-        let order = try XCTUnwrap(evicted["evicted"] as? [[String: Any]]).map { $0["sha256"] as? String }
+        let evicted = try withStore(store) { try $0.evictUnused(all: true) }
+        let order = evicted.evicted.map(\.sha256)
         XCTAssertEqual(order, [sha(packs[1]), sha(packs[0]), sha(packs[3]), sha(packs[2])],
                        "2030, 2031, 2032, then the pack that never expires")
-        XCTAssertEqual(evicted["evictedBytes"] as? Int64, sizes.reduce(0, +))
+        XCTAssertEqual(evicted.evictedBytes, sizes.reduce(0, +))
     }
 
     func testEvictionStartsWithin50MBOfTheQuota() throws {
@@ -41,23 +41,23 @@ final class QuotaAndEvictionTests: XCTestCase {
         let total = packs.reduce(Int64(0)) { $0 + Int64($1.bytes.count) }
         // Store exactly at the threshold (quota − 50 MB): nothing evicted.
         var result = try withStore(store) { try $0.setQuota(total + evictionMargin) }
-        XCTAssertEqual((result["evicted"] as? [String: Any])?["files"] as? Int, 0)
-        XCTAssertEqual(try withStore(store) { try $0.evictCommand(all: false)["evictedFiles"] as? Int }, 0)
+        XCTAssertEqual(result.evicted.files, 0)
+        XCTAssertEqual(try withStore(store) { try $0.evictUnused(all: false).evictedFiles }, 0)
         // One byte over the threshold: the nearest expiry goes, and only it.
         result = try withStore(store) { try $0.setQuota(total + evictionMargin - 1) }
-        XCTAssertEqual((result["evicted"] as? [String: Any])?["files"] as? Int, 1)
+        XCTAssertEqual(result.evicted.files, 1)
         XCTAssertNil(fileIdentity(storedPath(store, packs[1])), "expires 2030: first out")
         XCTAssertNotNil(fileIdentity(storedPath(store, packs[0])))
         // A threshold between: down to it, in expiry order.
         let keep = Int64(packs[2].bytes.count + packs[3].bytes.count)
         result = try withStore(store) { try $0.setQuota(keep + evictionMargin) }
-        XCTAssertEqual((result["evicted"] as? [String: Any])?["files"] as? Int, 1)
+        XCTAssertEqual(result.evicted.files, 1)
         XCTAssertNil(fileIdentity(storedPath(store, packs[0])))
         XCTAssertNotNil(fileIdentity(storedPath(store, packs[2])))
         XCTAssertNotNil(fileIdentity(storedPath(store, packs[3])))
-        let summary = try withStore(store, access: .read) { try $0.summaryJSON() }
-        XCTAssertEqual(summary["bytes"] as? Int64, keep)
-        XCTAssertEqual(summary["evictionThreshold"] as? Int64, keep)
+        let summary = try withStore(store, access: .read) { try $0.summary() }
+        XCTAssertEqual(summary.bytes, keep)
+        XCTAssertEqual(summary.evictionThreshold, keep)
     }
 
     func testPacksInUseAreNeverEvictedAndInstallsEvictToMakeRoom() throws {
@@ -70,11 +70,11 @@ final class QuotaAndEvictionTests: XCTestCase {
         _ = unused
         // A quota far below the store: every unused pack goes; the expired pack in use stays.
         let result = try withStore(store) { try $0.setQuota(1000) }
-        XCTAssertEqual(result["overQuota"] as? Bool, true)
+        XCTAssertEqual(result.overQuota, true)
         XCTAssertNotNil(fileIdentity(storedPath(store, used)))
-        let summary = try withStore(store, access: .read) { try $0.summaryJSON() }
-        XCTAssertEqual(summary["files"] as? Int, 1)
-        XCTAssertEqual(summary["evictableFiles"] as? Int, 0)
+        let summary = try withStore(store, access: .read) { try $0.summary() }
+        XCTAssertEqual(summary.files, 1)
+        XCTAssertEqual(summary.evictableFiles, 0)
     }
 
     func testInstallBeyondTheQuotaIsRefusedBeforeCopying() throws {
@@ -84,9 +84,9 @@ final class QuotaAndEvictionTests: XCTestCase {
         try withStore(store) { _ = try $0.setQuota(size - 1) }
         assertThrowsInputError(try withStore(self.store) { try $0.installRegion(directory: self.scratch.path("a")) },
                                contains: "would exceed the store's quota")
-        let summary = try withStore(store, access: .read) { try $0.summaryJSON() }
-        XCTAssertEqual(summary["files"] as? Int, 0)
-        XCTAssertEqual(summary["regions"] as? Int, 0)
+        let summary = try withStore(store, access: .read) { try $0.summary() }
+        XCTAssertEqual(summary.files, 0)
+        XCTAssertEqual(summary.regions, 0)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path("store/tmp")), [])
         // Exactly the quota fits (eviction would only take unused packs; there are none).
         try withStore(store) { _ = try $0.setQuota(size) }
@@ -97,7 +97,7 @@ final class QuotaAndEvictionTests: XCTestCase {
         let other = (3..<5).map { FixturePack.at($0, tileBytes: 20_000) }
         try makeRegion(scratch.path("b"), id: "b", packs: other)
         let installed = try withStore(store) { try $0.installRegion(directory: scratch.path("b")) }
-        XCTAssertEqual((installed["evicted"] as? [String: Any])?["files"] as? Int, 3, "a's packs made room")
+        XCTAssertEqual(installed.evicted.files, 3, "a's packs made room")
         // b in use, a fresh region that needs more than the rest of the quota: refused.
         try makeRegion(scratch.path("c"), id: "c", packs: (5..<8).map { FixturePack.at($0, tileBytes: 20_000) })
         assertThrowsInputError(try withStore(self.store) { try $0.installRegion(directory: self.scratch.path("c")) },
@@ -108,11 +108,11 @@ final class QuotaAndEvictionTests: XCTestCase {
         try makeRegion(scratch.path("a"), id: "a", packs: [.at(0), .at(1)])
         try withStore(store) { _ = try $0.installRegion(directory: scratch.path("a")) }
         let result = try withStore(store) { try $0.setQuota(0) }
-        XCTAssertEqual(result["wiped"] as? Bool, true)
-        XCTAssertEqual(result["regionsRemoved"] as? Int, 1)
-        let summary = try withStore(store, access: .read) { try $0.summaryJSON() }
-        XCTAssertEqual(summary["files"] as? Int, 0)
-        XCTAssertEqual(summary["regions"] as? Int, 0)
+        XCTAssertEqual(result.wiped, true)
+        XCTAssertEqual(result.regionsRemoved, 1)
+        let summary = try withStore(store, access: .read) { try $0.summary() }
+        XCTAssertEqual(summary.files, 0)
+        XCTAssertEqual(summary.regions, 0)
         XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: scratch.path("store/maps")).filter { $0.hasSuffix(".pack") }, [])
         assertThrowsInputError(try withStore(self.store) { try $0.installRegion(directory: self.scratch.path("a")) },
                                contains: "the quota is 0")

@@ -30,11 +30,11 @@ final class SampleRegionsTests: XCTestCase {
                                                  output: scratch.path(name), progress: SilentProgress())
             packsPerRegion[name] = Set(built.map(\.sha256))
             let result = try withStore(store) { try $0.installRegion(directory: scratch.path(name)) }
-            XCTAssertEqual(result["packs"] as? Int, built.count)
+            XCTAssertEqual(result.packs, built.count)
         }
         let unique = packsPerRegion.values.reduce(Set<String>()) { $0.union($1) }
-        let summary = try withStore(store, access: .read) { try $0.summaryJSON() }
-        XCTAssertEqual(summary["mapPacks"] as? Int, unique.count, "each shared pack stored once")
+        let summary = try withStore(store, access: .read) { try $0.summary() }
+        XCTAssertEqual(summary.mapPacks, unique.count, "each shared pack stored once")
         XCTAssertLessThan(unique.count, packsPerRegion.values.reduce(0) { $0 + $1.count }, "the sample regions share packs")
 
         // Every tile of the source within the installed packs reads back identical.

@@ -18,27 +18,27 @@ final class SharingAndRemovalTests: XCTestCase {
         try makeRegion(scratch.path("a"), id: "a", packs: a)
         try makeRegion(scratch.path("b"), id: "b", packs: b)
         let first = try withStore(store) { try $0.installRegion(directory: scratch.path("a")) }
-        XCTAssertEqual(first["packsCopied"] as? Int, 3)
-        XCTAssertEqual(first["created"] as? Bool, true)
+        XCTAssertEqual(first.packsCopied, 3)
+        XCTAssertEqual(first.created, true)
         let second = try withStore(store) { try $0.installRegion(directory: scratch.path("b")) }
-        XCTAssertEqual(second["packsCopied"] as? Int, 1, "packs 1 and 2 are stored already")
-        XCTAssertEqual(second["packsAlreadyStored"] as? Int, 2)
-        XCTAssertEqual(second["bytesCopied"] as? Int64, Int64(FixturePack.at(3).bytes.count))
+        XCTAssertEqual(second.packsCopied, 1, "packs 1 and 2 are stored already")
+        XCTAssertEqual(second.packsAlreadyStored, 2)
+        XCTAssertEqual(second.bytesCopied, Int64(FixturePack.at(3).bytes.count))
 
         let all = a + [.at(3)]
-        let summary = try withStore(store, access: .read) { try $0.summaryJSON() }
-        XCTAssertEqual(summary["mapPacks"] as? Int, 4)
-        XCTAssertEqual(summary["mapPacksInRegions"] as? Int, 4)
-        XCTAssertEqual(summary["bytes"] as? Int64, Int64(all.reduce(0) { $0 + $1.bytes.count }))
+        let summary = try withStore(store, access: .read) { try $0.summary() }
+        XCTAssertEqual(summary.mapPacks, 4)
+        XCTAssertEqual(summary.mapPacksInRegions, 4)
+        XCTAssertEqual(summary.bytes, Int64(all.reduce(0) { $0 + $1.bytes.count }))
         let files = try FileManager.default.subpathsOfDirectory(atPath: scratch.path("store/maps")).filter { $0.hasSuffix(".pack") }
         XCTAssertEqual(files.count, 4)
 
         // show: which regions share each pack.
-        let show = try withStore(store, access: .read) { try $0.showJSON(id: "b") }
-        let packs = try XCTUnwrap(show["packList"] as? [[String: Any]])
+        let show = try withStore(store, access: .read) { try $0.region(id: "b") }
+        let packs = show.packList
         XCTAssertEqual(packs.count, 3)
-        XCTAssertEqual(packs.filter { ($0["sharedWith"] as? [String]) == ["a"] }.count, 2)
-        XCTAssertTrue(packs.allSatisfy { $0["present"] as? Bool == true })
+        XCTAssertEqual(packs.filter { $0.sharedWith == ["a"] }.count, 2)
+        XCTAssertTrue(packs.allSatisfy { $0.present == true })
 
         // Limits count shared packs once: 4 unique packs fit a limit of 4, whatever the regions.
         try makeRegion(scratch.path("c"), id: "c", packs: [.at(0), .at(3)], limits: ["maxPacks": 4])
@@ -52,9 +52,9 @@ final class SharingAndRemovalTests: XCTestCase {
         try makeRegion(scratch.path("d"), id: "d", packs: [.at(4)])
         assertThrowsInputError(try withStore(self.store) { try $0.installRegion(directory: self.scratch.path("d"), options: options) },
                                contains: "5 unique packs, over the limit of 4")
-        let after = try withStore(store, access: .read) { try $0.summaryJSON() }
-        XCTAssertEqual(after["mapPacks"] as? Int, 4, "nothing copied")
-        XCTAssertEqual(after["regions"] as? Int, 3)
+        let after = try withStore(store, access: .read) { try $0.summary() }
+        XCTAssertEqual(after.mapPacks, 4, "nothing copied")
+        XCTAssertEqual(after.regions, 3)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path("store/tmp")), [])
 
         // The legacy tile ceiling, also across regions with shared packs counted once.
@@ -81,23 +81,23 @@ final class SharingAndRemovalTests: XCTestCase {
             _ = try s.installRegion(directory: scratch.path("b"))
         }
         let removed = try withStore(store) { try $0.removeRegion(id: "a") }
-        XCTAssertEqual(removed["packs"] as? Int, 3)
-        XCTAssertEqual(removed["packsReleased"] as? Int, 1, "only pack 0 is used by no region now")
-        XCTAssertEqual(removed["packsStillShared"] as? Int, 2)
-        XCTAssertEqual(removed["bytesReleased"] as? Int64, Int64(FixturePack.at(0).bytes.count))
+        XCTAssertEqual(removed.packs, 3)
+        XCTAssertEqual(removed.packsReleased, 1, "only pack 0 is used by no region now")
+        XCTAssertEqual(removed.packsStillShared, 2)
+        XCTAssertEqual(removed.bytesReleased, Int64(FixturePack.at(0).bytes.count))
         // Not deleted at once: evictable.
         XCTAssertNotNil(fileIdentity(storedPath(store, .at(0))))
-        let list = try withStore(store, access: .read) { try $0.listJSON() }
-        let regions = try XCTUnwrap(list["regions"] as? [[String: Any]])
-        XCTAssertEqual(regions.map { $0["id"] as? String }, ["b"])
-        XCTAssertEqual(regions[0]["complete"] as? Bool, true)
-        XCTAssertEqual((regions[0]["packs"] as? [String: Any])?["map"] as? Int, 3)
-        let summary = try XCTUnwrap(list["store"] as? [String: Any])
-        XCTAssertEqual(summary["evictableFiles"] as? Int, 1)
+        let list = try withStore(store, access: .read) { try $0.regions() }
+        let regions = list.regions
+        XCTAssertEqual(regions.map { $0.id }, ["b"])
+        XCTAssertEqual(regions[0].complete, true)
+        XCTAssertEqual(regions[0].packs.map, 3)
+        let summary = list.store
+        XCTAssertEqual(summary.evictableFiles, 1)
 
         // Eviction takes only the released pack; every tile of b still reads.
-        let evicted = try withStore(store) { try $0.evictCommand(all: true) }
-        XCTAssertEqual(evicted["evictedFiles"] as? Int, 1)
+        let evicted = try withStore(store) { try $0.evictUnused(all: true) }
+        XCTAssertEqual(evicted.evictedFiles, 1)
         XCTAssertNil(fileIdentity(storedPath(store, .at(0))))
         try withStore(store, access: .read) { s in
             for p in [FixturePack.at(1), .at(2), .at(3)] {

@@ -41,9 +41,9 @@ final class StyleAndRoutingTests: XCTestCase {
         let g0: [UInt8] = [1, 2, 3], g1: [UInt8] = [], g2: [UInt8] = [], g3: [UInt8] = Array(repeating: 7, count: 100)
         let v1 = try stylePack("v1.stylepack", glyphs: [g0, g1, g2, g3])
         let first = try withStore(store) { try $0.installStyle(pack: v1) }
-        XCTAssertEqual(first["resources"] as? Int, 5)
-        XCTAssertEqual(first["uniqueResources"] as? Int, 4, "two empty ranges are one file")
-        XCTAssertEqual(first["resourcesWritten"] as? Int, 4)
+        XCTAssertEqual(first.resources, 5)
+        XCTAssertEqual(first.uniqueResources, 4, "two empty ranges are one file")
+        XCTAssertEqual(first.resourcesWritten, 4)
         let before = [g0, g1, g3].map { fileIdentity(resourcePath($0)) }
         let styleBefore = fileIdentity(resourcePath(Array(#"{"version":8,"name":"t"}"#.utf8)))
         usleep(20_000)
@@ -52,11 +52,11 @@ final class StyleAndRoutingTests: XCTestCase {
         let g3b: [UInt8] = Array(repeating: 8, count: 100)
         let v2 = try stylePack("v2.stylepack", style: #"{"version":8,"name":"t2"}"#, glyphs: [g0, g1, g2, g3b])
         let second = try withStore(store) { try $0.installStyle(pack: v2) }
-        XCTAssertEqual(second["created"] as? Bool, false)
-        XCTAssertEqual(second["resourcesWritten"] as? Int, 2)
-        XCTAssertEqual(second["resourcesChanged"] as? Int, 2)
-        XCTAssertEqual(second["resourcesUnchanged"] as? Int, 3)
-        XCTAssertEqual(second["filesReleased"] as? Int, 2)
+        XCTAssertEqual(second.created, false)
+        XCTAssertEqual(second.resourcesWritten, 2)
+        XCTAssertEqual(second.resourcesChanged, 2)
+        XCTAssertEqual(second.resourcesUnchanged, 3)
+        XCTAssertEqual(second.filesReleased, 2)
         XCTAssertEqual([g0, g1].map { fileIdentity(resourcePath($0)) }, Array(before[0...1]), "unchanged resources untouched")
         XCTAssertEqual(fileIdentity(resourcePath(g3)), before[2], "replaced resource kept until evicted")
         XCTAssertEqual(fileIdentity(resourcePath(Array(#"{"version":8,"name":"t"}"#.utf8))), styleBefore)
@@ -64,16 +64,16 @@ final class StyleAndRoutingTests: XCTestCase {
         // A second style sharing glyphs: stored once.
         let other = try stylePack("other.stylepack", uri: "other-style", style: #"{"version":8,"name":"o"}"#, glyphs: [g0, g1])
         let third = try withStore(store) { try $0.installStyle(pack: other) }
-        XCTAssertEqual(third["resourcesWritten"] as? Int, 1, "only its style JSON")
-        let styles = try withStore(store, access: .read) { try $0.stylesJSON() }
-        XCTAssertEqual((styles["styles"] as? [[String: Any]])?.map { $0["uri"] as? String }, ["other-style", "test-style"])
-        XCTAssertEqual((styles["styles"] as? [[String: Any]])?.map { $0["complete"] as? Bool }, [true, true])
+        XCTAssertEqual(third.resourcesWritten, 1, "only its style JSON")
+        let styles = try withStore(store, access: .read) { try $0.styles() }
+        XCTAssertEqual(styles.styles.map(\.uri), ["other-style", "test-style"])
+        XCTAssertEqual(styles.styles.map(\.complete), [true, true])
 
         // remove-style: only what no other style uses becomes evictable.
         let removed = try withStore(store) { try $0.removeStyle(uri: "test-style") }
-        XCTAssertEqual(removed["filesReleased"] as? Int, 2, "its style JSON and g3b; other-style still uses g0 and the empty range")
-        let evicted = try withStore(store) { try $0.evictCommand(all: true) }
-        XCTAssertEqual(evicted["evictedFiles"] as? Int, 4, "2 released now + 2 released by the update")
+        XCTAssertEqual(removed.filesReleased, 2, "its style JSON and g3b; other-style still uses g0 and the empty range")
+        let evicted = try withStore(store) { try $0.evictUnused(all: true) }
+        XCTAssertEqual(evicted.evictedFiles, 4, "2 released now + 2 released by the update")
         XCTAssertNotNil(fileIdentity(resourcePath(g0)))
         XCTAssertNotNil(fileIdentity(resourcePath(g1)))
         assertThrowsInputError(try withStore(self.store) { try $0.removeStyle(uri: "test-style") }, contains: "no style")
@@ -88,10 +88,10 @@ final class StyleAndRoutingTests: XCTestCase {
                                        options: StylePackOptions(pixelRatios: [1, 2]), output: pack)
         let result = try withStore(store) { try $0.installStyle(pack: pack) }
         let parsed = try StylePack(path: pack)
-        XCTAssertEqual(result["resources"] as? Int, parsed.resources.count)
-        XCTAssertEqual(result["uniqueResources"] as? Int, Set(parsed.resources.map(\.contentHash)).count)
+        XCTAssertEqual(result.resources, parsed.resources.count)
+        XCTAssertEqual(result.uniqueResources, Set(parsed.resources.map(\.contentHash)).count)
         let again = try withStore(store) { try $0.installStyle(pack: pack) }
-        XCTAssertEqual(again["resourcesWritten"] as? Int, 0)
+        XCTAssertEqual(again.resourcesWritten, 0)
     }
 
     private func routingPack(_ name: String, ids: [UInt32], seed: UInt64 = 1) throws -> String {
@@ -110,28 +110,28 @@ final class StyleAndRoutingTests: XCTestCase {
         try makeRegion(scratch.path("li"), id: "li", packs: [.at(0)])
         try withStore(store) { _ = try $0.installRegion(directory: scratch.path("li")) }
         let result = try withStore(store) { try $0.installRouting(pack: pack, regionId: "li") }
-        XCTAssertEqual(result["created"] as? Bool, false)
-        XCTAssertEqual(result["copied"] as? Bool, true)
-        XCTAssertEqual(result["tiles"] as? Int, 3)
-        let show = try withStore(store, access: .read) { try $0.showJSON(id: "li") }
-        XCTAssertEqual(show["packs"] as? [String: Int], ["map": 1, "routing": 1])
-        XCTAssertEqual((show["routing"] as? [String: Any])?["dataVersion"] as? String, "2024-05-01-1")
+        XCTAssertEqual(result.created, false)
+        XCTAssertEqual(result.copied, true)
+        XCTAssertEqual(result.tiles, 3)
+        let show = try withStore(store, access: .read) { try $0.region(id: "li") }
+        XCTAssertEqual(show.packs, RegionPackCounts(map: 1, routing: 1))
+        XCTAssertEqual(show.routing["dataVersion"], "2024-05-01-1")
         // Another region with the same pack: stored once; a new region gets the pack's bbox as geometry.
         let other = try withStore(store) { try $0.installRouting(pack: pack, regionId: "li-routing") }
-        XCTAssertEqual(other["created"] as? Bool, true)
-        XCTAssertEqual(other["alreadyStored"] as? Bool, true)
-        let created = try withStore(store, access: .read) { try $0.showJSON(id: "li-routing") }
-        XCTAssertEqual(created["bbox"] as? [Double], [9.47, 47.04, 9.64, 47.28])
-        XCTAssertEqual((created["geometry"] as? [String: Any])?["type"] as? String, "Polygon")
+        XCTAssertEqual(other.created, true)
+        XCTAssertEqual(other.alreadyStored, true)
+        let created = try withStore(store, access: .read) { try $0.region(id: "li-routing") }
+        XCTAssertEqual(created.bbox, [9.47, 47.04, 9.64, 47.28])
+        XCTAssertEqual(created.geometry["type"], "Polygon")
         // Re-installing the map region keeps the routing pack.
         try withStore(store) { _ = try $0.installRegion(directory: scratch.path("li")) }
-        let kept = try withStore(store, access: .read) { try $0.showJSON(id: "li") }
-        XCTAssertEqual(kept["packs"] as? [String: Int], ["map": 1, "routing": 1])
+        let kept = try withStore(store, access: .read) { try $0.region(id: "li") }
+        XCTAssertEqual(kept.packs, RegionPackCounts(map: 1, routing: 1))
         // An updated pack replaces the region's routing pack.
         let v2 = try routingPack("li2.routing.pack", ids: [100, 101, 102, 103], seed: 2)
         let update = try withStore(store) { try $0.installRouting(pack: v2, regionId: "li") }
-        XCTAssertEqual(update["packsReleased"] as? Int, 0, "li-routing still uses the old one")
-        XCTAssertEqual(try withStore(store, access: .read) { try $0.summaryJSON()["files"] as? Int }, 3)
+        XCTAssertEqual(update.packsReleased, 0, "li-routing still uses the old one")
+        XCTAssertEqual(try withStore(store, access: .read) { try $0.summary().files }, 3)
     }
 
     func testCorruptRoutingPackIsRefused() throws {
@@ -141,9 +141,9 @@ final class StyleAndRoutingTests: XCTestCase {
         try Data(bytes).write(to: URL(fileURLWithPath: pack))
         assertThrowsInputError(try withStore(self.store) { try $0.installRouting(pack: pack, regionId: "x") },
                                contains: "bad.routing.pack at byte")
-        let summary = try withStore(store, access: .read) { try $0.summaryJSON() }
-        XCTAssertEqual(summary["files"] as? Int, 0)
-        XCTAssertEqual(summary["regions"] as? Int, 0)
+        let summary = try withStore(store, access: .read) { try $0.summary() }
+        XCTAssertEqual(summary.files, 0)
+        XCTAssertEqual(summary.regions, 0)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path("store/tmp")), [])
         assertThrowsInputError(try withStore(self.store) { try $0.installRouting(pack: self.scratch.path("nope"), regionId: "x") },
                                contains: "cannot open")

@@ -22,7 +22,7 @@ final class VerifyRepairTests: XCTestCase {
         }
         var clean = try withStore(store, access: .verify) { try $0.verify(repair: false) }
         XCTAssertTrue(clean.consistent)
-        XCTAssertEqual(clean.json["ok"] as? Int, 3)
+        XCTAssertEqual(clean.ok, 3)
 
         // Flip one byte in the middle of the shared pack.
         let shared = storedPath(store, .at(1))
@@ -35,33 +35,33 @@ final class VerifyRepairTests: XCTestCase {
 
         let report = try withStore(store, access: .verify) { try $0.verify(repair: false) }
         XCTAssertFalse(report.consistent)
-        let corrupt = try XCTUnwrap(report.json["corrupt"] as? [[String: Any]])
+        let corrupt = report.corrupt
         XCTAssertEqual(corrupt.count, 1)
-        XCTAssertEqual(corrupt.first?["sha256"] as? String, sha(.at(1)))
-        XCTAssertTrue((corrupt.first?["problem"] as? String ?? "").hasPrefix("SHA-256 is "))
-        XCTAssertEqual((report.json["orphans"] as? [String])?.count, 1)
-        XCTAssertEqual(report.json["regionsIncomplete"] as? [String], [], "not repaired: nothing dropped yet")
+        XCTAssertEqual(corrupt.first?.sha256, sha(.at(1)))
+        XCTAssertTrue((corrupt.first?.problem ?? "").hasPrefix("SHA-256 is "))
+        XCTAssertEqual(report.orphans.count, 1)
+        XCTAssertEqual(report.regionsIncomplete, [], "not repaired: nothing dropped yet")
 
         let repaired = try withStore(store) { try $0.verify(repair: true) }
-        XCTAssertEqual(repaired.json["repaired"] as? Bool, true)
-        XCTAssertEqual(repaired.json["regionsIncomplete"] as? [String], ["a", "b"])
+        XCTAssertEqual(repaired.repaired, true)
+        XCTAssertEqual(repaired.regionsIncomplete, ["a", "b"])
         XCTAssertNil(fileIdentity(shared))
         clean = try withStore(store, access: .verify) { try $0.verify(repair: false) }
         XCTAssertTrue(clean.consistent)
-        XCTAssertEqual(clean.json["orphans"] as? [String], [])
-        let list = try withStore(store, access: .read) { try $0.listJSON() }
-        XCTAssertEqual((list["regions"] as? [[String: Any]])?.map { $0["complete"] as? Bool }, [false, false])
-        let show = try withStore(store, access: .read) { try $0.showJSON(id: "a") }
-        XCTAssertEqual((show["packList"] as? [[String: Any]])?.map { $0["present"] as? Bool }, [true, false])
+        XCTAssertEqual(clean.orphans, [])
+        let list = try withStore(store, access: .read) { try $0.regions() }
+        XCTAssertEqual(list.regions.map(\.complete), [false, false])
+        let show = try withStore(store, access: .read) { try $0.region(id: "a") }
+        XCTAssertEqual(show.packList.map(\.present), [true, false])
         try withStore(store, access: .read) { s in
             XCTAssertNil(try s.tile(z: 11, x: 1079, y: 719, tileset: "fixture")?.bytes, "the dropped pack answers no more")
         }
 
         // Installing a again restores the pack: both regions complete.
         let again = try withStore(store) { try $0.installRegion(directory: scratch.path("a")) }
-        XCTAssertEqual(again["packsCopied"] as? Int, 1)
-        let after = try withStore(store, access: .read) { try $0.listJSON() }
-        XCTAssertEqual((after["regions"] as? [[String: Any]])?.map { $0["complete"] as? Bool }, [true, true])
+        XCTAssertEqual(again.packsCopied, 1)
+        let after = try withStore(store, access: .read) { try $0.regions() }
+        XCTAssertEqual(after.regions.map(\.complete), [true, true])
         XCTAssertTrue(try withStore(store, access: .verify) { try $0.verify(repair: false) }.consistent)
     }
 
@@ -71,10 +71,10 @@ final class VerifyRepairTests: XCTestCase {
         try FileManager.default.removeItem(atPath: storedPath(store, .at(0)))
         let report = try withStore(store, access: .verify) { try $0.verify(repair: false) }
         XCTAssertFalse(report.consistent)
-        XCTAssertEqual((report.json["missing"] as? [[String: Any]])?.count, 1)
+        XCTAssertEqual(report.missing.count, 1)
         // An install notices the missing file and writes it again.
         let result = try withStore(store) { try $0.installRegion(directory: scratch.path("a")) }
-        XCTAssertEqual(result["packsRestored"] as? Int, 1)
+        XCTAssertEqual(result.packsRestored, 1)
         XCTAssertTrue(try withStore(store, access: .verify) { try $0.verify(repair: false) }.consistent)
     }
 }
