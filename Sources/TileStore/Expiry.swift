@@ -1,28 +1,11 @@
-import Foundation
 import OffgridCore
 
 /// Expiry dates as manifests give them: ISO 8601 (`2025-06-01T00:00:00Z`, with fractional seconds
 /// or an offset, or a plain `2025-06-01`, midnight UTC), an HTTP date (`Sun, 01 Jun 2025 00:00:00
 /// GMT`), or a number of seconds since 1970.
 public enum Expiry {
-    /// Seconds since 1970, or nil when the text is none of the accepted forms.
-    public static func parse(_ text: String) -> Int64? {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        if let n = Double(t), n.isFinite { return Int64(n.rounded(.down)) }
-        let iso = ISO8601DateFormatter()
-        iso.formatOptions = [.withInternetDateTime]
-        if let d = iso.date(from: t) { return Int64(d.timeIntervalSince1970.rounded(.down)) }
-        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let d = iso.date(from: t) { return Int64(d.timeIntervalSince1970.rounded(.down)) }
-        iso.formatOptions = [.withFullDate]
-        if t.count == 10, let d = iso.date(from: t) { return Int64(d.timeIntervalSince1970.rounded(.down)) }
-        let http = DateFormatter()
-        http.locale = Locale(identifier: "en_US_POSIX")
-        http.timeZone = TimeZone(identifier: "GMT")
-        http.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        if let d = http.date(from: t) { return Int64(d.timeIntervalSince1970.rounded(.down)) }
-        return nil
-    }
+    /// Seconds since 1970, or nil when the text is none of the accepted forms (`ISO8601.parse`).
+    public static func parse(_ text: String) -> Int64? { ISO8601.parse(text) }
 
     /// A JSON manifest value (string, number or null) as seconds since 1970; throws naming `file`.
     static func fromJSON(_ value: JSONValue?, file: String, key: String) throws -> (text: String?, seconds: Int64?) {
