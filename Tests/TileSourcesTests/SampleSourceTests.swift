@@ -1,5 +1,6 @@
 import Foundation
 import TileSources
+import TileMath
 import XCTest
 
 /// The real sample in both containers: metadata, the TMS flip, and the same tiles byte for byte.
