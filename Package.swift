@@ -44,15 +44,17 @@ let package = Package(
                                                      "Packs", "ContractionHierarchy"]),
 
         // Map tiles: MBTiles/PMTiles sources, tile covers, map packs by zoom band, style packs, the store.
-        .target(name: "TileSources", dependencies: ["CSQLite", "CZlib", "OffgridCore"]),
+        .target(name: "TileSources", dependencies: ["CSQLite", "CZlib", "OffgridCore", "TileMath"]),
         .target(name: "MapPacks", dependencies: ["TileMath", "TileSources", "OffgridCore"]),
+        // Predictive caching: the regions a route makes likely next (map region + routing polygons).
+        .target(name: "PredictiveCaching", dependencies: ["TileMath", "OffgridCore"]),
         .target(name: "StylePacks", dependencies: ["OffgridCore"]),
         .target(name: "TileStore", dependencies: ["CSQLite", "MapPacks", "StylePacks", "Packs", "OffgridCore"]),
         .target(name: "RouteQuery", dependencies: ["RoutingGraph", "ContractionHierarchy", "TileMath", "OffgridCore"]),
 
         // Thin executables.
         .executableTarget(name: "tilepack-build", dependencies: [
-            "OSMPBF", "RoutingTiles", "RoutingProfile", "Packs", "TileMath", "ToolSupport", "MapPacks", "TileSources", "StylePacks",
+            "OSMPBF", "RoutingTiles", "RoutingProfile", "Packs", "TileMath", "ToolSupport", "MapPacks", "PredictiveCaching", "TileSources", "StylePacks",
             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "route-graph", dependencies: [
             "RoutingGraph", "RoutingProfile", "ContractionHierarchy", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -75,8 +77,9 @@ let package = Package(
                                                              "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
         .testTarget(name: "RouteQueryTests", dependencies: ["TestSupport", "RouteQuery", "RoutingGraph", "ContractionHierarchy", "RoutingTiles",
                                                            "Packs", "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
-        .testTarget(name: "TileSourcesTests", dependencies: ["TestSupport", "TileSources", "OffgridCore"]),
+        .testTarget(name: "TileSourcesTests", dependencies: ["TestSupport", "TileSources", "TileMath", "OffgridCore"]),
         .testTarget(name: "MapPacksTests", dependencies: ["TestSupport", "MapPacks", "TileSources", "TileMath", "OffgridCore"]),
+        .testTarget(name: "PredictiveCachingTests", dependencies: ["TestSupport", "PredictiveCaching", "TileMath", "OffgridCore"]),
         .testTarget(name: "StylePacksTests", dependencies: ["StylePacks", "OffgridCore"]),
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "MapPacks", "StylePacks", "Packs", "OffgridCore", "TileSources", "ToolSupport"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["TestSupport", "ToolSupport", "OffgridCore"]),

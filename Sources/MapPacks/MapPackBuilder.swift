@@ -12,7 +12,7 @@ public struct MapBuildOptions {
     public var maxTiles: Int?
     public var regionId = "region"
     /// Any JSON value the user attaches to the region.
-    public var userMetadata: Any?
+    public var userMetadata: JSONValue?
     public var ttlDays: Double?
     public var pixelRatio: Double = 1
     public var styleURI: String?
@@ -93,7 +93,7 @@ public enum MapPackBuilder {
 
     /// The full plan: pack parents and the source tiles of each (index only), then the tile
     /// ceiling. Nothing is written.
-    public static func plan(source: TileSource, region: MapRegion, options: MapBuildOptions) throws -> MapBuildPlan {
+    public static func plan(source: TileSource, region: Region, options: MapBuildOptions) throws -> MapBuildPlan {
         let info = source.info
         let zoomPlan: ZoomPlan
         do {
@@ -136,14 +136,14 @@ public enum MapPackBuilder {
 
     /// Reads every planned pack's tiles from the source, encodes the packs and writes them with
     /// `region.json` (and `extraFiles`) into `output`, replacing it atomically.
-    public static func build(plan: MapBuildPlan, source: TileSource, region: MapRegion, options: MapBuildOptions,
+    public static func build(plan: MapBuildPlan, source: TileSource, region: Region, options: MapBuildOptions,
                              output: String, extraFiles: [(name: String, bytes: [UInt8])] = [],
                              threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                              progress: any ProgressSink) throws -> [BuiltPack] {
         let dir = try OutputDirectory(path: output, marker: manifestFormat)
         do {
-            // Packs are independent: workers (one source handle each) take every n-th pack,
-            // encode it, hash it and write it; results land in plan order.
+            // Packs are independent: workers (one source handle each) take packs in order, encode,
+            // hash and write them; results land in plan order.
             let workers = max(1, min(threads, plan.packs.count))
             for band in Set(plan.packs.map(\.header.band)) { try dir.makeDirectory("packs/\(band)") }
             var built = [BuiltPack?](repeating: nil, count: plan.packs.count)
@@ -152,16 +152,15 @@ public enum MapPackBuilder {
             var tilesDone = 0
             let lock = NSLock()
             let sources: [TileSource] = try (0..<workers).map { $0 == 0 ? source : try TileSources.open(path: source.path) }
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                var scratch: [UInt8] = []
-                var i = w
-                while i < plan.packs.count {
+            let scratch = (0..<workers).map { _ in ScratchBuffer() }   // one per worker, reused across its packs
+            Parallel.forEachChunk(count: plan.packs.count, threads: workers) { w, range in
+                for i in range {
                     lock.lock()
                     let stop = failure != nil
                     lock.unlock()
                     if stop { return }
                     do {
-                        let pack = try buildPack(plan.packs[i], source: sources[w], scratch: &scratch)
+                        let pack = try buildPack(plan.packs[i], source: sources[w], scratch: &scratch[w].bytes)
                         try dir.write(pack.header.relativePath, parts: [pack.prefix[...]] + pack.blobs)
                         lock.lock()
                         built[i] = pack.built
@@ -175,13 +174,12 @@ public enum MapPackBuilder {
                         lock.unlock()
                         return
                     }
-                    i += workers
                 }
             }
             if let failure { throw failure }
             let done = built.map { $0! }
-            let manifest = regionManifest(plan: plan, built: done, source: source, region: region, options: options)
-            try dir.write("region.json", Array((JSONOutput.string(manifest, pretty: true) + "\n").utf8))
+            let manifest = MapRegionManifest(plan: plan, built: done, source: source, region: region, options: options)
+            try dir.write("region.json", Array((try JSONEncoding.string(manifest, pretty: true) + "\n").utf8))
             for file in extraFiles { try dir.write(file.name, file.bytes) }
             try dir.commit()
             return done
@@ -217,96 +215,16 @@ public enum MapPackBuilder {
         return (pack.header, prefix, blobs, BuiltPack(header: pack.header, stats: stats, sha256: SHA256.hex(parts: [prefix[...]] + blobs)))
     }
 
-    // MARK: - Manifest and summaries
-
-    static func zoomJSON(_ r: ClosedRange<Int>) -> [Int] { [r.lowerBound, r.upperBound] }
-
-    static func parentJSON(_ t: TileCoordinate) -> [Int] { [t.z, t.x, t.y] }
+    // MARK: - Manifest
 
     /// ISO 8601 expiry: `--ttl` days from now, else the source's own `expires`, else nil.
     static func expiry(source: TileSource, options: MapBuildOptions) -> String? {
         if let ttl = options.ttlDays { return ISO8601.string(Int64((options.now + ttl * 86_400).rounded(.down))) }
         return source.info.expires
     }
+}
 
-    /// The tileset descriptor: which tileset, what its tiles are, the zooms, pixel ratio, style.
-    public static func tilesetDescriptor(plan: MapBuildPlan, source: TileSource, options: MapBuildOptions) -> [String: Any] {
-        let info = source.info
-        var d: [String: Any] = [
-            "name": info.name,
-            "tileType": info.tileType.name,
-            "tileCompression": info.tileCompression.name,
-            "zoom": [
-                "requested": zoomJSON(plan.zoomPlan.requested),
-                "source": zoomJSON(plan.zoomPlan.source),
-                "effective": zoomJSON(plan.zoomPlan.effective),
-                "widened": zoomJSON(plan.zoomPlan.widened),
-            ],
-            "bands": plan.zoomPlan.bands.map(\.description),
-            "pixelRatio": options.pixelRatio,
-        ]
-        if let style = options.styleURI { d["styleURI"] = style }
-        if let attribution = info.metadata["attribution"] as? String { d["attribution"] = attribution }
-        if let layers = info.metadata["vector_layers"] as? [Any] {
-            d["vectorLayers"] = layers.compactMap { ($0 as? [String: Any])?["id"] as? String }
-        }
-        return d
-    }
-
-    /// `region.json`: everything a store needs to install the region, and nothing that depends on
-    /// the source's container or file name.
-    static func regionManifest(plan: MapBuildPlan, built: [BuiltPack], source: TileSource, region: MapRegion,
-                               options: MapBuildOptions) -> [String: Any] {
-        let b = region.bbox
-        return [
-            "format": manifestFormat,
-            "version": 1,
-            "id": options.regionId,
-            "geometry": region.geoJSON,
-            "bbox": [b.minLon, b.minLat, b.maxLon, b.maxLat],
-            "tileset": tilesetDescriptor(plan: plan, source: source, options: options),
-            "metadata": options.userMetadata ?? NSNull(),
-            "expires": expiry(source: source, options: options) ?? NSNull(),
-            "limits": ["maxPacks": options.maxPacks, "maxTiles": options.maxTiles.map { $0 as Any } ?? NSNull()],
-            "packs": built.map { p -> [String: Any] in
-                [
-                    "path": p.header.relativePath,
-                    "band": p.header.band.description,
-                    "parent": parentJSON(p.header.parent),
-                    "tiles": p.stats.tiles,
-                    "uniqueTiles": p.stats.uniqueTiles,
-                    "tileBytes": p.stats.tileBytes,
-                    "bytes": p.stats.fileBytes,
-                    "sha256": p.sha256,
-                ]
-            },
-            "totals": [
-                "packs": built.count,
-                "tiles": built.reduce(0) { $0 + $1.stats.tiles },
-                "uniqueTiles": built.reduce(0) { $0 + $1.stats.uniqueTiles },
-                "tileBytes": built.reduce(0) { $0 + $1.stats.tileBytes },
-                "bytes": built.reduce(0) { $0 + $1.stats.fileBytes },
-            ],
-        ]
-    }
-
-    /// Per-band counts shared by the estimate and the build summary.
-    public static func bandSummary(plan: MapBuildPlan, built: [BuiltPack]?) -> [[String: Any]] {
-        plan.zoomPlan.bands.map { band in
-            let packs = plan.packs.filter { $0.header.band == band }
-            var row: [String: Any] = [
-                "band": band.description,
-                "candidatePacks": plan.candidatePacks.first { $0.band == band }?.count ?? 0,
-                "packs": packs.count,
-                "tiles": packs.reduce(0) { $0 + $1.tiles.count },
-                "tileBytes": packs.reduce(0) { $0 + $1.tileBytes },
-            ]
-            if let built {
-                let mine = built.filter { $0.header.band == band }
-                row["uniqueTiles"] = mine.reduce(0) { $0 + $1.stats.uniqueTiles }
-                row["bytes"] = mine.reduce(0) { $0 + $1.stats.fileBytes }
-            }
-            return row
-        }
-    }
+/// A worker's reusable tile buffer (a class, so each worker mutates only its own).
+final class ScratchBuffer {
+    var bytes: [UInt8] = []
 }

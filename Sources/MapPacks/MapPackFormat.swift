@@ -1,5 +1,6 @@
 import OffgridCore
 import Foundation
+import TileMath
 import TileSources
 
 /// What identifies a map pack: the band, the parent tile, the tileset and what its tiles are.

@@ -34,8 +34,8 @@ final class OutputDirectory {
             if !entries.isEmpty {
                 let manifest = (p as NSString).appendingPathComponent("region.json")
                 guard let data = FileManager.default.contents(atPath: manifest),
-                      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                      object["format"] as? String == marker else {
+                      let object = try? JSONReader.parse([UInt8](data)),
+                      object["format"]?.stringValue == marker else {
                     throw InputError(file: p, "exists and is not the output of a map build (no region.json); refusing to replace it")
                 }
             }

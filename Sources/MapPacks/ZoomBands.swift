@@ -1,4 +1,5 @@
 import Foundation
+import OffgridCore
 import TileMath
 
 /// A zoom band: the zooms one map pack spans. A pack holds its parent tile (at `minZoom`) and
@@ -50,25 +51,25 @@ public struct ZoomBands: Sendable {
     /// Parses a bands file: `{"bands": [[0,5],[6,10],…]}` (TileJSON-like) or `{"bands": ["0-5", …]}`,
     /// or the bare array.
     public static func parse(json text: String) throws -> ZoomBands {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) else {
+        guard let object = try? JSONReader.parse(text) else {
             throw GeometryError("bands file is not valid JSON")
         }
-        let list: [Any]
-        if let dict = object as? [String: Any] {
-            guard let l = dict["bands"] as? [Any] else { throw GeometryError("bands file has no \"bands\" array") }
+        let list: [JSONValue]
+        if let dict = object.objectValue {
+            guard let l = dict["bands"]?.arrayValue else { throw GeometryError("bands file has no \"bands\" array") }
             list = l
-        } else if let l = object as? [Any] {
+        } else if let l = object.arrayValue {
             list = l
         } else {
             throw GeometryError("bands file must be a JSON object with a \"bands\" array")
         }
         var bands: [ZoomBand] = []
         for (i, item) in list.enumerated() {
-            if let pair = item as? [Any], pair.count == 2, let a = zoomNumber(pair[0]), let b = zoomNumber(pair[1]) {
+            if let pair = item.arrayValue, pair.count == 2, let a = zoomNumber(pair[0]), let b = zoomNumber(pair[1]) {
                 bands.append(ZoomBand(a, b))
-            } else if let s = item as? String, let r = try? parseZoomRange(s) {
+            } else if let s = item.stringValue, let r = try? parseZoomRange(s) {
                 bands.append(ZoomBand(r.lowerBound, r.upperBound))
-            } else if let d = item as? [String: Any], let a = d["minzoom"].flatMap(zoomNumber), let b = d["maxzoom"].flatMap(zoomNumber) {
+            } else if let d = item.objectValue, let a = d["minzoom"].flatMap(zoomNumber), let b = d["maxzoom"].flatMap(zoomNumber) {
                 bands.append(ZoomBand(a, b))
             } else {
                 throw GeometryError("band \(i) is not [minzoom, maxzoom], \"min-max\" or {\"minzoom\":…, \"maxzoom\":…}")
@@ -77,10 +78,8 @@ public struct ZoomBands: Sendable {
         return try ZoomBands(bands)
     }
 
-    private static func zoomNumber(_ v: Any) -> Int? {
-        guard let n = v as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
-        let d = n.doubleValue
-        guard d == d.rounded(), d >= 0, d <= 30 else { return nil }
+    private static func zoomNumber(_ v: JSONValue) -> Int? {
+        guard let d = v.doubleValue, d == d.rounded(), d >= 0, d <= 30 else { return nil }
         return Int(d)
     }
 

@@ -1,6 +1,6 @@
 /// Exact predicates between polygon boundaries and grid cells.
 ///
-/// Selection rule (used by `RoutingGrid.tiles(intersecting: Region)`): a cell is selected iff the
+/// Selection rule (used by `RoutingGrid.tiles(intersecting: PolygonRegion)`): a cell is selected iff the
 /// region — its interior plus its boundary rings — meets the cell's OPEN interior. Touching a
 /// cell only along its border or at a corner does not select it, which keeps grid-aligned
 /// regions exact: the region 9.25,47,9.5,47.25 selects one tile, not its eight neighbours.

@@ -1,132 +1,113 @@
-/// A polygon with optional holes: `rings[0]` is the outer boundary, the rest are holes. Every
-/// ring is closed (first position == last) and has at least 4 positions.
+import Foundation
+import OffgridCore
+
+/// An area on the ground: the union of polygons (edges straight in lon/lat, as GeoJSON has
+/// them), circles around points and corridors along lines, with radii and buffers measured in
+/// metres on the ground (great-circle distance on the sphere of radius `earthMeanRadiusMeters`;
+/// a line's segments are great-circle arcs).
 ///
-/// Inside is decided by the even-odd rule over all rings, and the rings themselves belong to the
-/// polygon (it is a closed set), so ring orientation does not matter.
-public struct GeoPolygon: Hashable, Sendable {
-    public let rings: [[GeoPoint]]
-    public let bbox: BBox
-
-    /// Validates ring closure, length and coordinate ranges.
-    public init(rings: [[GeoPoint]]) throws {
-        try self.init(rings: rings, location: RegionLocation())
-    }
-
-    init(rings: [[GeoPoint]], location: RegionLocation) throws {
-        guard !rings.isEmpty else { throw GeometryError("\(location.polygonPhrase) has no rings") }
-        for (r, ring) in rings.enumerated() {
-            let ringName = location.ring(r)
-            guard ring.count >= 4 else {
-                throw GeometryError("\(ringName) has \(ring.count) position\(ring.count == 1 ? "" : "s"); a closed ring needs at least 4")
-            }
-            for (i, p) in ring.enumerated() {
-                guard p.lon.isFinite, p.lat.isFinite else {
-                    throw GeometryError("position \(i) of \(ringName) is not a finite number")
-                }
-                guard abs(p.lon) <= 180 else {
-                    throw GeometryError("position \(i) of \(ringName): longitude \(shortestDecimal(p.lon)) is outside -180…180")
-                }
-                guard abs(p.lat) <= 90 else {
-                    throw GeometryError("position \(i) of \(ringName): latitude \(shortestDecimal(p.lat)) is outside -90…90")
-                }
-            }
-            guard ring[0] == ring[ring.count - 1] else {
-                throw GeometryError("\(ringName) is not closed (first and last positions differ)")
-            }
-        }
-        self.rings = rings
-        var box = BBox(minLon: rings[0][0].lon, minLat: rings[0][0].lat, maxLon: rings[0][0].lon, maxLat: rings[0][0].lat)
-        for ring in rings {
-            for p in ring {
-                box.minLon = min(box.minLon, p.lon); box.maxLon = max(box.maxLon, p.lon)
-                box.minLat = min(box.minLat, p.lat); box.maxLat = max(box.maxLat, p.lat)
-            }
-        }
-        bbox = box
-    }
-}
-
-/// The geometry of one region feature.
-public enum RegionGeometry: Hashable, Sendable {
-    case polygon(GeoPolygon)
-    case multiPolygon([GeoPolygon])
-
-    public var polygons: [GeoPolygon] {
-        switch self {
-        case .polygon(let p): return [p]
-        case .multiPolygon(let ps): return ps
-        }
-    }
-}
-
-/// An area to build routing tiles for: the union of one or more polygons, in planar lon/lat.
-///
-/// Regions do not wrap across the antimeridian (split such areas into two polygons at ±180).
+/// The one region model: map packs, predictive caching and the store use it as it is; routing
+/// packs take its polygon-only form, `PolygonRegion`.
 public struct Region: Sendable {
-    /// One entry per input feature (a bare geometry or Feature gives one), in input order.
-    public let geometries: [RegionGeometry]
-    /// All polygons of all geometries; the region is their union.
-    public let polygons: [GeoPolygon]
-    public let bbox: BBox
-    /// The geometry as canonical compact GeoJSON: keys sorted, no whitespace, shortest exact
-    /// numbers, altitudes dropped. One geometry is written as itself (Polygon or MultiPolygon);
-    /// several features as one MultiPolygon of all their polygons. Equal regions give equal text.
-    public let geoJSON: String
-    /// The polygons in the flat form the exact predicates use, built once.
-    let flatPolygons: [FlatPolygon]
-
-    public init(geometries: [RegionGeometry]) throws {
-        let polygons = geometries.flatMap(\.polygons)
-        guard let first = polygons.first else { throw GeometryError("region has no polygons") }
-        self.geometries = geometries
-        self.polygons = polygons
-        self.bbox = polygons.dropFirst().reduce(first.bbox) { $0.union($1.bbox) }
-        self.geoJSON = Region.canonicalGeoJSON(geometries)
-        self.flatPolygons = polygons.map(FlatPolygon.init)
+    public enum Shape: Hashable, Sendable {
+        case polygon(GeoPolygon)
+        /// All points within `radiusMeters` of the centre.
+        case circle(center: GeoPoint, radiusMeters: Double)
+        /// All points within `bufferMeters` of the line (≥ 2 positions).
+        case corridor(line: [GeoPoint], bufferMeters: Double)
     }
 
-    /// The rectangle as a one-polygon region (counter-clockwise outer ring, as RFC 7946 asks).
-    /// The box must hold valid coordinates (see `BBox.init(parsing:)`).
-    public init(bbox: BBox) throws {
-        let ring = [GeoPoint(lon: bbox.minLon, lat: bbox.minLat), GeoPoint(lon: bbox.maxLon, lat: bbox.minLat),
-                    GeoPoint(lon: bbox.maxLon, lat: bbox.maxLat), GeoPoint(lon: bbox.minLon, lat: bbox.maxLat),
-                    GeoPoint(lon: bbox.minLon, lat: bbox.minLat)]
-        try self.init(geometries: [.polygon(try GeoPolygon(rings: [ring]))])
-    }
+    /// One input geometry (a feature) and the shapes it became, in input order.
+    public struct Part: Hashable, Sendable {
+        /// The GeoJSON geometry type: Point, MultiPoint, LineString, MultiLineString, Polygon or MultiPolygon.
+        public var geometryType: String
+        public var shapes: [Shape]
 
-    /// Whether the point is in the region; points on a boundary ring count as inside.
-    public func contains(_ point: GeoPoint) -> Bool {
-        guard point.lon.isFinite, point.lat.isFinite, bbox.contains(point) else { return false }
-        return flatPolygons.contains { $0.contains(point.lon, point.lat) }
-    }
-
-    static func canonicalGeoJSON(_ geometries: [RegionGeometry]) -> String {
-        func ring(_ r: [GeoPoint]) -> String {
-            "[" + r.map { "[\(shortestDecimal($0.lon)),\(shortestDecimal($0.lat))]" }.joined(separator: ",") + "]"
+        public init(geometryType: String, shapes: [Shape]) {
+            self.geometryType = geometryType
+            self.shapes = shapes
         }
-        func polygon(_ p: GeoPolygon) -> String { "[" + p.rings.map(ring).joined(separator: ",") + "]" }
-        if geometries.count == 1, case .polygon(let p) = geometries[0] {
-            return "{\"coordinates\":\(polygon(p)),\"type\":\"Polygon\"}"
+    }
+
+    public let parts: [Part]
+    public var shapes: [Shape] { parts.flatMap(\.shapes) }
+
+    /// Radii and buffers are limited so that every circle stays well within a hemisphere.
+    public static let maxDistanceMeters = 2_000_000.0
+
+    public init(parts: [Part]) throws {
+        guard parts.contains(where: { !$0.shapes.isEmpty }) else { throw GeometryError("region has no geometry") }
+        for part in parts {
+            for shape in part.shapes {
+                switch shape {
+                case .polygon: break
+                case .circle(_, let r):
+                    guard r.isFinite, r > 0, r <= Region.maxDistanceMeters else {
+                        throw GeometryError("radius \(shortestDecimal(r)) m must be more than 0 and at most \(Int(Region.maxDistanceMeters)) m")
+                    }
+                case .corridor(let line, let b):
+                    guard b.isFinite, b > 0, b <= Region.maxDistanceMeters else {
+                        throw GeometryError("buffer \(shortestDecimal(b)) m must be more than 0 and at most \(Int(Region.maxDistanceMeters)) m")
+                    }
+                    guard line.count >= 2 else { throw GeometryError("a line needs at least 2 positions") }
+                }
+            }
         }
-        let all = geometries.flatMap(\.polygons)
-        return "{\"coordinates\":[\(all.map(polygon).joined(separator: ","))],\"type\":\"MultiPolygon\"}"
-    }
-}
-
-/// Where in a GeoJSON document a polygon or ring is, for error messages such as
-/// "polygon ring 0 of feature 2 is not closed" or "ring 1 of polygon 3 of feature 0 …".
-struct RegionLocation {
-    var feature: Int?
-    var polygon: Int?
-
-    private var featureSuffix: String { feature.map { " of feature \($0)" } ?? "" }
-
-    var polygonPhrase: String {
-        (polygon.map { "polygon \($0)" } ?? "polygon") + featureSuffix
+        self.parts = parts
     }
 
-    func ring(_ index: Int) -> String {
-        if let polygon { return "ring \(index) of polygon \(polygon)" + featureSuffix }
-        return "polygon ring \(index)" + featureSuffix
+    /// A rectangle (as a polygon, counter-clockwise outer ring as RFC 7946 asks). The box must
+    /// hold valid coordinates (see `BBox.init(parsing:)`).
+    public static func bbox(_ box: BBox) throws -> Region {
+        let ring = [GeoPoint(lon: box.minLon, lat: box.minLat), GeoPoint(lon: box.maxLon, lat: box.minLat),
+                    GeoPoint(lon: box.maxLon, lat: box.maxLat), GeoPoint(lon: box.minLon, lat: box.maxLat),
+                    GeoPoint(lon: box.minLon, lat: box.minLat)]
+        return try Region(parts: [Part(geometryType: "Polygon", shapes: [.polygon(try GeoPolygon(rings: [ring]))])])
+    }
+
+    /// A circle around a point.
+    public static func around(_ center: GeoPoint, radiusMeters: Double) throws -> Region {
+        try checkPosition(center, "--around")
+        return try Region(parts: [Part(geometryType: "Point", shapes: [.circle(center: center, radiusMeters: radiusMeters)])])
+    }
+
+    /// A lon/lat box holding every shape with its radius or buffer (for corridors: the line's
+    /// box grown by the buffer), clamped to ±180° (shapes near the antimeridian reach across it).
+    public var bbox: BBox {
+        var box: BBox?
+        func add(_ b: BBox) { box = box.map { $0.union(b) } ?? b }
+        for shape in shapes {
+            switch shape {
+            case .polygon(let p): add(p.bbox)
+            case .circle(let c, let r): add(Region.grow(BBox(minLon: c.lon, minLat: c.lat, maxLon: c.lon, maxLat: c.lat), r))
+            case .corridor(let line, let b):
+                var lb = BBox(minLon: line[0].lon, minLat: line[0].lat, maxLon: line[0].lon, maxLat: line[0].lat)
+                for p in line { lb = lb.union(BBox(minLon: p.lon, minLat: p.lat, maxLon: p.lon, maxLat: p.lat)) }
+                add(Region.grow(lb, b))
+            }
+        }
+        return box ?? BBox(minLon: 0, minLat: 0, maxLon: 0, maxLat: 0)
+    }
+
+    /// The box grown by a distance on the ground: latitudes by the angle, longitudes by the
+    /// widest longitude half-extent of a circle centred in the box (asin(sin δ / cos φ) at the
+    /// box's latitude farthest from the equator; all longitudes when the circle reaches a pole).
+    static func grow(_ b: BBox, _ meters: Double) -> BBox {
+        let delta = meters / earthMeanRadiusMeters
+        let dLat = delta / Sphere.degrees
+        let far = max(abs(b.minLat), abs(b.maxLat))
+        var dLon = 360.0
+        if far + dLat < 90 {
+            dLon = asin(min(1, sin(delta) / cos(far * Sphere.degrees))) / Sphere.degrees
+        }
+        return BBox(minLon: max(-180, b.minLon - dLon), minLat: max(-90, b.minLat - dLat),
+                    maxLon: min(180, b.maxLon + dLon), maxLat: min(90, b.maxLat + dLat))
+    }
+
+    /// Finite, longitude within −180…180, latitude within −90…90; `what` names the position in the error.
+    public static func checkPosition(_ p: GeoPoint, _ what: String) throws {
+        guard p.lon.isFinite, p.lat.isFinite else { throw GeometryError("\(what) is not a finite position") }
+        guard abs(p.lon) <= 180 else { throw GeometryError("\(what): longitude \(shortestDecimal(p.lon)) is outside -180…180") }
+        guard abs(p.lat) <= 90 else { throw GeometryError("\(what): latitude \(shortestDecimal(p.lat)) is outside -90…90") }
     }
 }

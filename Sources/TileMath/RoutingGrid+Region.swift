@@ -2,7 +2,7 @@ extension RoutingGrid {
     /// The tiles a region needs, sorted by id: exactly the cells whose OPEN interior meets the
     /// region (interior plus boundary). Touching a cell only along its border or at a corner
     /// does not select it; see `PolygonCellIntersection` for the exact decision procedure.
-    public func tiles(intersecting region: Region) -> [UInt32] {
+    public func tiles(intersecting region: PolygonRegion) -> [UInt32] {
         guard let cols = columns(overlapping: region.bbox.minLon, region.bbox.maxLon),
               let candidateRows = rows(overlapping: region.bbox.minLat, region.bbox.maxLat) else { return [] }
         let width = cols.count

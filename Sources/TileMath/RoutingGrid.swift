@@ -128,7 +128,7 @@ public struct RoutingGrid: Hashable, Sendable {
     }
 
     /// Tiles whose open interior meets the closed box, sorted by id. Sharing only an edge or a
-    /// corner does not count, the same rule as `tiles(intersecting: Region)`, so a grid-aligned
+    /// corner does not count, the same rule as `tiles(intersecting: PolygonRegion)`, so a grid-aligned
     /// box selects exactly the cells inside it.
     public func tiles(intersecting bbox: BBox) -> [UInt32] {
         guard let columnRange = columns(overlapping: bbox.minLon, bbox.maxLon),

@@ -1,3 +1,4 @@
+import TileMath
 /// PMTiles v3 tile ids: tiles are numbered zoom by zoom (all of zoom 0, then all of zoom 1, …),
 /// and within a zoom along a Hilbert curve. Because the Hilbert curve visits every aligned
 /// sub-square completely before leaving it, the descendants of one tile at a deeper zoom form

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import OffgridCore
+import TileMath
 
 /// An MBTiles 1.3 tileset (SQLite): the `metadata` table (format, bounds, minzoom/maxzoom, name,
 /// json) and the `tiles` table or view with TMS rows, flipped to XYZ here. Opened read-only.
@@ -105,10 +106,10 @@ public final class MBTilesSource: TileSource {
                                     "not an MBTiles tileset (no usable tiles table)")
 
         // The metadata as JSON: plain values are strings; `json` is parsed and merged (MBTiles 1.3).
-        var metadata: [String: Any] = [:]
-        for (k, v) in values where k != "json" { metadata[k] = v }
+        var metadata: [String: JSONValue] = [:]
+        for (k, v) in values where k != "json" { metadata[k] = .string(v) }
         if let json = values["json"] {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            guard let object = (try? JSONReader.parse(json))?.objectValue else {
                 throw InputError(file: path, "the metadata value \"json\" is not a JSON object")
             }
             for (k, v) in object { metadata[k] = v }

@@ -1,4 +1,5 @@
 import OffgridCore
+import TileMath
 import Foundation
 
 /// A PMTiles v3 archive read from a local file: the 127-byte header, the root directory, leaf
@@ -63,11 +64,11 @@ public final class PMTilesSource: TileSource {
             root = try PMTilesSource.readDirectory(fd: fd, path: path, header: header, offset: header.rootOffset,
                                                    length: header.rootLength, what: "root directory", leaf: false)
             let metadata = try PMTilesSource.readMetadata(fd: fd, path: path, header: header)
-            let name = metadata["name"] as? String ?? ""
+            let name = metadata["name"]?.stringValue ?? ""
             info = TileSourceInfo(container: .pmtiles, name: name, tileType: header.tileType,
                                   tileCompression: header.tileCompression, minZoom: header.minZoom,
                                   maxZoom: header.maxZoom, bounds: header.bounds, metadata: metadata,
-                                  expires: metadata["expires"].map { "\($0)" })
+                                  expires: metadata["expires"].map { $0.stringValue ?? JSONWriter.string($0, pretty: false) })
         } catch {
             close(fd)
             throw error
@@ -373,7 +374,7 @@ public final class PMTilesSource: TileSource {
         return entries
     }
 
-    static func readMetadata(fd: Int32, path: String, header: Header) throws -> [String: Any] {
+    static func readMetadata(fd: Int32, path: String, header: Header) throws -> [String: JSONValue] {
         guard header.metadataLength > 0 else { return [:] }
         guard header.metadataLength <= UInt64(maxDirectoryBytes) else {
             throw InputError(file: path, offset: 32, "metadata of \(header.metadataLength) bytes is larger than the \(maxDirectoryBytes) accepted")
@@ -381,14 +382,13 @@ public final class PMTilesSource: TileSource {
         var raw = [UInt8](repeating: 0, count: Int(header.metadataLength))
         try preadFully(fd: fd, path: path, into: &raw, count: raw.count, at: header.metadataOffset, what: "metadata")
         let bytes = try decompressInternal(raw, header: header, path: path, offset: header.metadataOffset, what: "metadata")
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)), let dict = object as? [String: Any] else {
+        guard let dict = (try? JSONReader.parse(bytes))?.objectValue else {
             throw InputError(file: path, offset: Int(header.metadataOffset), "metadata is not a JSON object")
         }
         // Archives converted from MBTiles keep MBTiles' `json` value as a string: merge it the
         // way MBTiles 1.3 says, so both containers describe a tileset the same way.
         var merged = dict
-        if let json = dict["json"] as? String,
-           let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] {
+        if let json = dict["json"]?.stringValue, let object = (try? JSONReader.parse(json))?.objectValue {
             merged["json"] = nil
             for (k, v) in object where merged[k] == nil { merged[k] = v }
         }

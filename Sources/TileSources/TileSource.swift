@@ -1,5 +1,6 @@
 import Foundation
 import OffgridCore
+import TileMath
 
 /// What a tileset says about itself (MBTiles `metadata` table, PMTiles header and metadata).
 public struct TileSourceInfo {
@@ -18,12 +19,12 @@ public struct TileSourceInfo {
     public var bounds: [Double]?
     /// The metadata as JSON values (MBTiles values are strings, except `json` which is parsed
     /// and merged in as MBTiles 1.3 describes; PMTiles metadata is JSON already).
-    public var metadata: [String: Any]
+    public var metadata: [String: JSONValue]
     /// The tileset's own expiry (`expires` metadata) when it has one, as given.
     public var expires: String?
 
     public init(container: Container, name: String, tileType: TileType, tileCompression: TileCompression,
-                minZoom: Int, maxZoom: Int, bounds: [Double]?, metadata: [String: Any], expires: String?) {
+                minZoom: Int, maxZoom: Int, bounds: [Double]?, metadata: [String: JSONValue], expires: String?) {
         self.container = container
         self.name = name
         self.tileType = tileType

@@ -45,14 +45,14 @@ struct RoutingCommand: ParsableCommand {
         do { routingGrid = try RoutingGrid(degrees: grid) } catch { throw ValidationError("--grid: \(error)") }
 
         // The region and its tiles, checked against the limit before any work.
-        var selectedRegion: Region?
+        var selectedRegion: PolygonRegion?
         if let bbox {
-            do { selectedRegion = try Region(bbox: BBox(parsing: bbox)) } catch { throw ValidationError("--bbox: \(error)") }
+            do { selectedRegion = try PolygonRegion(bbox: BBox(parsing: bbox)) } catch { throw ValidationError("--bbox: \(error)") }
         } else if let region {
             guard let text = try? String(contentsOfFile: region, encoding: .utf8) else {
                 throw InputError(file: region, "cannot read the region file")
             }
-            do { selectedRegion = try Region.parse(geoJSON: text) } catch { throw InputError(file: region, "\(error)") }
+            do { selectedRegion = try PolygonRegion.parse(geoJSON: text) } catch { throw InputError(file: region, "\(error)") }
         }
         var selected: Set<UInt32>?
         if let selectedRegion {

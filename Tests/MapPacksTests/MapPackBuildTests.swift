@@ -13,11 +13,11 @@ final class MapPackBuildTests: XCTestCase {
     override func setUp() { scratch = Scratch() }
     override func tearDown() { scratch.remove() }
 
-    func region(_ name: String) throws -> MapRegion {
-        try MapRegion.parse(geoJSON: try String(contentsOfFile: repoPath("samples/regions/\(name).geojson"), encoding: .utf8))
+    func region(_ name: String) throws -> Region {
+        try Region.parse(geoJSON: try String(contentsOfFile: repoPath("samples/regions/\(name).geojson"), encoding: .utf8))
     }
 
-    func build(_ source: TileSource, _ region: MapRegion, _ options: MapBuildOptions = MapBuildOptions(), to dir: String) throws -> (MapBuildPlan, [MapPackBuilder.BuiltPack]) {
+    func build(_ source: TileSource, _ region: Region, _ options: MapBuildOptions = MapBuildOptions(), to dir: String) throws -> (MapBuildPlan, [MapPackBuilder.BuiltPack]) {
         let plan = try MapPackBuilder.plan(source: source, region: region, options: options)
         let built = try MapPackBuilder.build(plan: plan, source: source, region: region, options: options, output: dir, progress: SilentProgress())
         return (plan, built)
@@ -145,7 +145,7 @@ final class MapPackBuildTests: XCTestCase {
     }
 
     func testPackLimitIsCheckedBeforeWork() throws {
-        let cover = TileCover(try MapRegion.bbox(BBox(minLon: -10, minLat: 35, maxLon: 30, maxLat: 60)))
+        let cover = TileCover(try Region.bbox(BBox(minLon: -10, minLat: 35, maxLon: 30, maxLat: 60)))
         let plan = try ZoomPlan(requested: 0...16, source: 0...16, bands: .standard)
         XCTAssertThrowsError(try MapPackBuilder.checkPackLimit(cover: cover, zoomPlan: plan, maxPacks: 750)) { e in
             let text = (e as? InputError)?.description ?? ""
@@ -153,41 +153,10 @@ final class MapPackBuildTests: XCTestCase {
             XCTAssertTrue(text.contains(" > 750 (band 0-5: 1, band 6-10: "), text)
         }
         // Whole-world z15-16 packs are counted, not listed (a billion of them).
-        let world = TileCover(try MapRegion.bbox(BBox(minLon: -180, minLat: -85.06, maxLon: 180, maxLat: 85.06)))
+        let world = TileCover(try Region.bbox(BBox(minLon: -180, minLat: -85.06, maxLon: 180, maxLat: 85.06)))
         let deep = try ZoomPlan(requested: 15...16, source: 0...16, bands: .standard)
         XCTAssertThrowsError(try MapPackBuilder.checkPackLimit(cover: world, zoomPlan: deep, maxPacks: 750)) { e in
             XCTAssertTrue("\(e)".contains("too many packs: 1073741824 > 750"), "\(e)")
         }
-    }
-
-    func testPredictiveRegions() throws {
-        let route = try PredictiveRegions.parseRoute(try String(contentsOfFile: repoPath("samples/regions/vaduz-balzers-corridor.geojson"), encoding: .utf8))
-        let region = try PredictiveRegions.mapRegion(route: route, location: nil, distances: .init())
-        XCTAssertEqual(region.shapes.count, 3)
-        let polygons = try PredictiveRegions.routingPolygons(route: route, location: nil, distances: .init())
-        // The routing polygons contain the map shapes: sample points on each circle's rim and
-        // along the corridor's edge lie inside the MultiPolygon.
-        let routing = try Region(geometries: [.multiPolygon(polygons)])
-        for (c, r) in [(route[0], 2000.0), (route[route.count - 1], 5000.0)] {
-            for k in 0..<72 {
-                let p = PredictiveRegions.destination(c, bearing: Double(k) * 5, meters: r)
-                XCTAssertTrue(routing.contains(p), "rim point \(p)")
-            }
-        }
-        for i in 0..<(route.count - 1) {
-            let a = route[i], b = route[i + 1]
-            let bearing = initialBearingDegrees(from: a, to: b)
-            for side in [-90.0, 90.0] {
-                let p = PredictiveRegions.destination(a, bearing: bearing + side, meters: 500)
-                XCTAssertTrue(routing.contains(p), "corridor edge at \(i)")
-            }
-        }
-        // OSRM polylines, precision 6 detected.
-        let osrm = "{\"routes\":[{\"geometry\":\"_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI\"}]}"
-        let decoded = try PredictiveRegions.parseRoute(osrm)
-        XCTAssertEqual(decoded.first!.lat, 38.5, accuracy: 1e-9)
-        XCTAssertEqual(decoded.first!.lon, -120.2, accuracy: 1e-9)
-        XCTAssertEqual(decoded.count, 3)
-        XCTAssertEqual(try PredictiveRegions.decodePolyline("_p~iF~ps|U_ulLnnqC_mqNvxq`@", precision: nil).map(\.lat), [38.5, 40.7, 43.252])
     }
 }

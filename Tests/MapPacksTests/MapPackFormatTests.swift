@@ -2,6 +2,7 @@ import OffgridCore
 import Foundation
 import MapPacks
 import TileSources
+import TileMath
 import XCTest
 import TestSupport
 

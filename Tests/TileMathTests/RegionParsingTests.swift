@@ -7,11 +7,11 @@ final class RegionParsingTests: XCTestCase {
     let squareWithHole = "[[[9,47],[10,47],[10,48],[9,48],[9,47]],[[9.25,47.25],[9.25,47.75],[9.75,47.75],[9.75,47.25],[9.25,47.25]]]"
 
     private func message(_ text: String) -> String {
-        do { _ = try Region.parse(geoJSON: text); return "no error" } catch { return "\(error)" }
+        do { _ = try PolygonRegion.parse(geoJSON: text); return "no error" } catch { return "\(error)" }
     }
 
     func testBarePolygon() throws {
-        let r = try Region.parse(geoJSON: "{\"type\": \"Polygon\", \"coordinates\": \(square)}")
+        let r = try PolygonRegion.parse(geoJSON: "{\"type\": \"Polygon\", \"coordinates\": \(square)}")
         XCTAssertEqual(r.polygons.count, 1)
         XCTAssertEqual(r.bbox, BBox(minLon: 9, minLat: 47, maxLon: 10, maxLat: 48))
         XCTAssertEqual(r.geoJSON, "{\"coordinates\":\(square),\"type\":\"Polygon\"}")
@@ -25,7 +25,7 @@ final class RegionParsingTests: XCTestCase {
                           [[9.25,47.25],[9.25,47.75],[9.75,47.75],[9.75,47.25],[9.25,47.25]]],
           "type": "Polygon" }
         """
-        let r = try Region.parse(geoJSON: text)
+        let r = try PolygonRegion.parse(geoJSON: text)
         XCTAssertEqual(r.polygons[0].rings.count, 2)
         XCTAssertEqual(r.geoJSON, "{\"coordinates\":\(squareWithHole),\"type\":\"Polygon\"}", "altitudes dropped")
         XCTAssertTrue(r.contains(GeoPoint(lon: 9.1, lat: 47.1)))
@@ -37,12 +37,12 @@ final class RegionParsingTests: XCTestCase {
 
     func testMultiPolygonFeatureAndCollection() throws {
         let multi = "{\"type\":\"MultiPolygon\",\"coordinates\":[\(square),[[[11,47],[12,47],[12,48],[11,47]]]]}"
-        let m = try Region.parse(geoJSON: multi)
+        let m = try PolygonRegion.parse(geoJSON: multi)
         XCTAssertEqual(m.polygons.count, 2)
         XCTAssertEqual(m.bbox, BBox(minLon: 9, minLat: 47, maxLon: 12, maxLat: 48))
         XCTAssertEqual(m.geoJSON, "{\"coordinates\":[\(square),[[[11,47],[12,47],[12,48],[11,47]]]],\"type\":\"MultiPolygon\"}")
 
-        let feature = try Region.parse(geoJSON: "{\"type\":\"Feature\",\"properties\":{\"name\":\"x\"},\"geometry\":\(multi)}")
+        let feature = try PolygonRegion.parse(geoJSON: "{\"type\":\"Feature\",\"properties\":{\"name\":\"x\"},\"geometry\":\(multi)}")
         XCTAssertEqual(feature.geoJSON, m.geoJSON)
 
         let collection = """
@@ -50,7 +50,7 @@ final class RegionParsingTests: XCTestCase {
           {"type":"Feature","properties":null,"geometry":{"type":"Polygon","coordinates":\(square)}},
           {"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[11,47],[12,47],[12,48],[11,47]]]}}]}
         """
-        let c = try Region.parse(geoJSON: collection)
+        let c = try PolygonRegion.parse(geoJSON: collection)
         XCTAssertEqual(c.geometries.count, 2)
         XCTAssertEqual(c.geoJSON, m.geoJSON, "a collection is written as one MultiPolygon")
         XCTAssertTrue(c.contains(GeoPoint(lon: 11.9, lat: 47.1)))
@@ -59,16 +59,16 @@ final class RegionParsingTests: XCTestCase {
     }
 
     func testCanonicalTextIgnoresFormattingAndKeyOrder() throws {
-        let a = try Region.parse(geoJSON: "{\"type\":\"Polygon\",\"coordinates\":[[[9.5,47.10],[9.6,47.1],[9.6,47.2],[9.5,47.1]]]}")
-        let b = try Region.parse(geoJSON: "{ \"coordinates\" : [ [ [ 9.50, 47.1 ], [9.6e0,47.1],[9.6,4.72e1],[9.5,47.1] ] ],\n \"type\" : \"Polygon\" }")
+        let a = try PolygonRegion.parse(geoJSON: "{\"type\":\"Polygon\",\"coordinates\":[[[9.5,47.10],[9.6,47.1],[9.6,47.2],[9.5,47.1]]]}")
+        let b = try PolygonRegion.parse(geoJSON: "{ \"coordinates\" : [ [ [ 9.50, 47.1 ], [9.6e0,47.1],[9.6,4.72e1],[9.5,47.1] ] ],\n \"type\" : \"Polygon\" }")
         XCTAssertEqual(a.geoJSON, b.geoJSON)
         XCTAssertEqual(a.geoJSON, "{\"coordinates\":[[[9.5,47.1],[9.6,47.1],[9.6,47.2],[9.5,47.1]]],\"type\":\"Polygon\"}")
-        XCTAssertEqual(try Region.parse(geoJSON: a.geoJSON).geoJSON, a.geoJSON)
+        XCTAssertEqual(try PolygonRegion.parse(geoJSON: a.geoJSON).geoJSON, a.geoJSON)
     }
 
     func testBBoxRegion() throws {
         let box = try BBox(parsing: "9.25,47,9.5,47.25")
-        let r = try Region(bbox: box)
+        let r = try PolygonRegion(bbox: box)
         XCTAssertEqual(r.bbox, box)
         XCTAssertEqual(r.geoJSON, "{\"coordinates\":[[[9.25,47],[9.5,47],[9.5,47.25],[9.25,47.25],[9.25,47]]],\"type\":\"Polygon\"}")
         XCTAssertEqual(RoutingGrid.standard.tiles(intersecting: r), RoutingGrid.standard.tiles(intersecting: box))

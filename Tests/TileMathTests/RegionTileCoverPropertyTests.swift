@@ -25,12 +25,12 @@ final class RegionTileCoverPropertyTests: XCTestCase {
         return ring
     }
 
-    private func region(_ polygons: LatticeOracle.Polygons) throws -> Region {
+    private func region(_ polygons: LatticeOracle.Polygons) throws -> PolygonRegion {
         let units = Double(LatticeOracle.unitsPerDegree)
         let geo = try polygons.map { rings in
             try GeoPolygon(rings: rings.map { $0.map { GeoPoint(lon: Double($0.x) / units, lat: Double($0.y) / units) } })
         }
-        return try Region(geometries: geo.count == 1 ? [.polygon(geo[0])] : [.multiPolygon(geo)])
+        return try PolygonRegion(geometries: geo.count == 1 ? [.polygon(geo[0])] : [.multiPolygon(geo)])
     }
 
     func testLatticePolygonsAgainstIntegerOracle() throws {
@@ -132,7 +132,7 @@ final class RegionTileCoverPropertyTests: XCTestCase {
             let outer = ring(radius, 0.4)
             let hole = rng.chance(0.5) ? ring(radius * 0.3, 0.3) : nil
             let polygon = try GeoPolygon(rings: hole.map { [outer, $0] } ?? [outer])
-            let region = try Region(geometries: [.polygon(polygon)])
+            let region = try PolygonRegion(geometries: [.polygon(polygon)])
             let tiles = Set(grid.tiles(intersecting: region))
             for id in grid.tiles(intersecting: region.bbox) {
                 let cell = grid.bbox(of: id)
@@ -154,13 +154,13 @@ final class RegionTileCoverPropertyTests: XCTestCase {
         let grid = RoutingGrid.standard
         // A diamond whose vertices sit on the midpoints of a 2×2 block's outer edges: it passes
         // through all four cells.
-        let diamond = try Region.parse(geoJSON: "{\"type\":\"Polygon\",\"coordinates\":[[[9.25,47.25],[9.5,47],[9.75,47.25],[9.5,47.5],[9.25,47.25]]]}")
+        let diamond = try PolygonRegion.parse(geoJSON: "{\"type\":\"Polygon\",\"coordinates\":[[[9.25,47.25],[9.5,47],[9.75,47.25],[9.5,47.5],[9.25,47.25]]]}")
         XCTAssertEqual(grid.tiles(intersecting: diamond).count, 4)
         // A triangle touching a neighbouring cell only at one corner.
-        let triangle = try Region.parse(geoJSON: "{\"type\":\"Polygon\",\"coordinates\":[[[9.25,47],[9.5,47],[9.5,47.25],[9.25,47]]]}")
+        let triangle = try PolygonRegion.parse(geoJSON: "{\"type\":\"Polygon\",\"coordinates\":[[[9.25,47],[9.5,47],[9.5,47.25],[9.25,47]]]}")
         XCTAssertEqual(grid.tiles(intersecting: triangle), [grid.tileId(lon: 9.3, lat: 47.1)])
         // A cell wholly inside a hole is not selected; the frame around it is.
-        let frame = try Region.parse(geoJSON: "{\"type\":\"Polygon\",\"coordinates\":[[[9,47],[9.75,47],[9.75,47.75],[9,47.75],[9,47]],[[9.25,47.25],[9.5,47.25],[9.5,47.5],[9.25,47.5],[9.25,47.25]]]}")
+        let frame = try PolygonRegion.parse(geoJSON: "{\"type\":\"Polygon\",\"coordinates\":[[[9,47],[9.75,47],[9.75,47.75],[9,47.75],[9,47]],[[9.25,47.25],[9.5,47.25],[9.5,47.5],[9.25,47.5],[9.25,47.25]]]}")
         let selected = grid.tiles(intersecting: frame)
         XCTAssertEqual(selected.count, 8)
         XCTAssertFalse(selected.contains(grid.tileId(lon: 9.3, lat: 47.3)))

@@ -1,5 +1,6 @@
 import Foundation
 import TileSources
+import TileMath
 import OffgridCore
 import XCTest
 import TestSupport

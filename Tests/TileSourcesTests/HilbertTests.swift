@@ -1,4 +1,5 @@
 import TileSources
+import TileMath
 import XCTest
 import TestSupport
 

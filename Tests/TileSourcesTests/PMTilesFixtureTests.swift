@@ -1,6 +1,7 @@
 import OffgridCore
 import Foundation
 import TileSources
+import TileMath
 import XCTest
 import TestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import TileSources
+import TileMath
 import XCTest
 
 /// The real sample in both containers: metadata, the TMS flip, and the same tiles byte for byte.
@@ -15,6 +16,8 @@ final class SampleSourceTests: XCTestCase {
         XCTAssertEqual(s.info.maxZoom, 14)
         XCTAssertEqual(s.info.bounds ?? [], [9.471078, 47.04774, 9.636217, 47.27128])
         XCTAssertNotNil(s.info.metadata["vector_layers"], "the json metadata value is merged")
+        XCTAssertEqual(s.info.metadata["minzoom"], "0", "plain MBTiles metadata values are strings")
+        XCTAssertTrue(s.info.metadata["vector_layers"]?.arrayValue?.contains { $0["id"] == "transportation" } ?? false)
         let all = try s.allTiles()
         XCTAssertEqual(all.count, 180)
         XCTAssertEqual(all.reduce(0) { $0 + $1.length }, 1_807_266)
@@ -35,6 +38,8 @@ final class SampleSourceTests: XCTestCase {
         XCTAssertEqual(s.info.tileCompression, .gzip)
         XCTAssertEqual(s.info.name, "Liechtenstein (tilemaker 2.2.0 OpenMapTiles schema, OSM-only layers)")
         XCTAssertNotNil(s.info.metadata["vector_layers"], "the json string of converted archives is merged like MBTiles'")
+        let mbtiles = try TileSources.open(path: sampleMBTiles)
+        XCTAssertEqual(s.info.metadata["vector_layers"], mbtiles.info.metadata["vector_layers"], "both containers describe the layers alike")
         XCTAssertEqual(try s.allTiles().count, 180)
     }
 

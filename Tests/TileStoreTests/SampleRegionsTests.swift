@@ -1,6 +1,7 @@
 import OffgridCore
 import Foundation
 import MapPacks
+import TileMath
 @testable import TileStore
 import TileSources
 import XCTest
@@ -22,7 +23,7 @@ final class SampleRegionsTests: XCTestCase {
         for name in names {
             let source = try TileSources.open(path: mbtiles)
             let text = try String(contentsOfFile: repositoryRoot.appendingPathComponent("samples/regions/\(name).geojson").path, encoding: .utf8)
-            let region = try MapRegion.parse(geoJSON: text)
+            let region = try Region.parse(geoJSON: text)
             var options = MapBuildOptions()
             options.regionId = name
             let plan = try MapPackBuilder.plan(source: source, region: region, options: options)

@@ -1,6 +1,7 @@
 import OffgridCore
 import Foundation
 import MapPacks
+import TileMath
 @testable import TileStore
 import TileSources
 import XCTest

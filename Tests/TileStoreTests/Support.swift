@@ -1,6 +1,7 @@
 import OffgridCore
 import Foundation
 import MapPacks
+import TileMath
 import Packs
 import StylePacks
 @testable import TileStore

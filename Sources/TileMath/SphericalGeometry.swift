@@ -1,5 +1,4 @@
 import Foundation
-import TileMath
 
 /// Distances on the sphere of radius `earthMeanRadiusMeters` between points, great-circle arcs
 /// and lon/lat rectangles (web-mercator tiles are lon/lat rectangles: two meridians, two

@@ -1,6 +1,5 @@
 import Foundation
 import TileMath
-import TileSources
 
 /// A deliberately plain, independent answer to "does the shape meet the tile's open interior?"
 /// for the cover property tests. It shares no code with `TileCover`: polygon edges are clipped

@@ -1,7 +1,5 @@
 import Foundation
-@testable import MapPacks
-import TileMath
-import TileSources
+@testable import TileMath
 import XCTest
 import TestSupport
 
@@ -10,7 +8,7 @@ import TestSupport
 final class TileCoverTests: XCTestCase {
     /// Compares `TileCover` (both the subdivision and the one-tile test) with the oracle on every
     /// tile of the shape's box (one tile of margin) at `zoom`.
-    func compare(_ region: MapRegion, zoom: Int, oracle: (CoverOracle.Box) -> Bool?, label: String,
+    func compare(_ region: Region, zoom: Int, oracle: (CoverOracle.Box) -> Bool?, label: String,
                  decided: inout Int, undecided: inout Int, file: StaticString = #filePath, line: UInt = #line) {
         let cover = TileCover(region)
         let listed = Set(cover.tiles(zoom: zoom))
@@ -66,12 +64,12 @@ final class TileCoverTests: XCTestCase {
             var rings = [outer]
             if i % 2 == 0 { rings.append(star(&rng, lon: lon, lat: lat, radius: radius * 0.35, minFraction: 0.3, maxFraction: 1)) }
             let polygon = try GeoPolygon(rings: rings)
-            var parts = [MapRegion.Part(geometryType: "Polygon", shapes: [.polygon(polygon)])]
+            var parts = [Region.Part(geometryType: "Polygon", shapes: [.polygon(polygon)])]
             if i % 7 == 3 { // a second, separate polygon: the union
                 let other = try GeoPolygon(rings: [star(&rng, lon: lon + 3 * radius, lat: lat, radius: radius / 2, minFraction: 0.5, maxFraction: 1)])
                 parts.append(.init(geometryType: "Polygon", shapes: [.polygon(other)]))
             }
-            let region = try MapRegion(parts: parts)
+            let region = try Region(parts: parts)
             let flat = region.shapes.map { s -> [[(Double, Double)]] in
                 guard case .polygon(let p) = s else { return [] }
                 return p.rings.map { $0.map { ($0.lon, $0.lat) } }
@@ -90,7 +88,7 @@ final class TileCoverTests: XCTestCase {
         for i in 0..<50 {
             let lat = rng.double(-80, 80), lon = rng.double(-140, 140)
             let radius = [30.0, 800, 2_000, 15_000, 300_000][i % 5] * rng.double(0.7, 1.3)
-            let region = try MapRegion.around(GeoPoint(lon: lon, lat: lat), radiusMeters: radius)
+            let region = try Region.around(GeoPoint(lon: lon, lat: lat), radiusMeters: radius)
             let z = zoom(for: region.bbox, tiles: 14, &rng)
             compare(region, zoom: z, oracle: { CoverOracle.circle(lon: lon, lat: lat, radius: radius, meets: $0) },
                     label: "circle \(i) z\(z)", decided: &decided, undecided: &undecided)
@@ -112,7 +110,7 @@ final class TileCoverTests: XCTestCase {
                                      lat: max(-80, min(80, last.lat + rng.double(-scale, scale)))))
             }
             let buffer = scale * [500.0, 3_000, 20_000][i % 3] * rng.double(0.5, 1.5)
-            let region = try MapRegion(parts: [.init(geometryType: "LineString", shapes: [.corridor(line: line, bufferMeters: buffer)])])
+            let region = try Region(parts: [.init(geometryType: "LineString", shapes: [.corridor(line: line, bufferMeters: buffer)])])
             let z = zoom(for: region.bbox, tiles: 16, &rng)
             compare(region, zoom: z, oracle: { CoverOracle.corridor(line, buffer: buffer, meets: $0) },
                     label: "corridor \(i) z\(z)", decided: &decided, undecided: &undecided)
@@ -124,7 +122,7 @@ final class TileCoverTests: XCTestCase {
     /// A tile-aligned box selects exactly the tiles inside it (touching does not count).
     func testTileAlignedBoxSelectsExactlyItsTiles() throws {
         let b = WebMercator.bounds(zoom: 10, x: 539, y: 359).union(WebMercator.bounds(zoom: 10, x: 540, y: 360))
-        let cover = TileCover(try MapRegion.bbox(b))
+        let cover = TileCover(try Region.bbox(b))
         XCTAssertEqual(cover.tiles(zoom: 10), [TileCoordinate(z: 10, x: 539, y: 359), TileCoordinate(z: 10, x: 539, y: 360),
                                               TileCoordinate(z: 10, x: 540, y: 359), TileCoordinate(z: 10, x: 540, y: 360)])
         XCTAssertEqual(cover.count(zoom: 12), 64)
@@ -136,9 +134,9 @@ final class TileCoverTests: XCTestCase {
     /// cover is monotone (every tile's parent is in the cover one zoom up).
     func testAncestorsAndMonotonicity() throws {
         let text = try String(contentsOfFile: repoPath("samples/regions/vaduz-balzers-corridor.geojson"), encoding: .utf8)
-        for region in [try MapRegion.parse(geoJSON: text),
-                       try MapRegion.parse(geoJSON: try String(contentsOfFile: repoPath("samples/regions/liechtenstein-oberland.geojson"), encoding: .utf8)),
-                       try MapRegion.around(GeoPoint(lon: -70, lat: 60), radiusMeters: 90_000)] {
+        for region in [try Region.parse(geoJSON: text),
+                       try Region.parse(geoJSON: try String(contentsOfFile: repoPath("samples/regions/liechtenstein-oberland.geojson"), encoding: .utf8)),
+                       try Region.around(GeoPoint(lon: -70, lat: 60), radiusMeters: 90_000)] {
             let cover = TileCover(region)
             let levels = cover.tiles(zooms: 4...15)
             for z in 5...15 {
@@ -154,7 +152,7 @@ final class TileCoverTests: XCTestCase {
     }
 
     func testWholeWorldCountsWithoutListing() throws {
-        let world = try MapRegion.bbox(BBox(minLon: -180, minLat: -85.06, maxLon: 180, maxLat: 85.06))
+        let world = try Region.bbox(BBox(minLon: -180, minLat: -85.06, maxLon: 180, maxLat: 85.06))
         let cover = TileCover(world)
         XCTAssertEqual(cover.count(zoom: 0), 1)
         XCTAssertEqual(cover.count(zoom: 15), 1 << 30)
@@ -165,7 +163,7 @@ final class TileCoverTests: XCTestCase {
     /// (bench/tilepack-maps measures it); debug builds get 20× the time.
     func testContiguousUSCoverIsFast() throws {
         let text = try String(contentsOfFile: repoPath("bench/contiguous-us.geojson"), encoding: .utf8)
-        let cover = TileCover(try MapRegion.parse(geoJSON: text))
+        let cover = TileCover(try Region.parse(geoJSON: text))
         let t0 = Date()
         let levels = cover.tiles(zooms: 0...12)
         let seconds = Date().timeIntervalSince(t0)
@@ -198,3 +196,6 @@ final class TileCoverTests: XCTestCase {
         XCTAssertEqual(WebMercator.row(containingLat: 47.14, zoom: 10), 359)
     }
 }
+
+/// A file of the repository (samples).
+private func repoPath(_ relative: String) -> String { TestTools.repositoryRoot.appendingPathComponent(relative).path }

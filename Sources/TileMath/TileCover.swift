@@ -1,8 +1,6 @@
 import Foundation
-import TileMath
-import TileSources
 
-/// The exact web-mercator tile cover of a `MapRegion`: a tile is in the cover at its zoom iff
+/// The exact web-mercator tile cover of a `Region`: a tile is in the cover at its zoom iff
 /// the region (closed: polygon interiors and rings, circles and corridors with their rims) meets
 /// the tile's OPEN interior — touching a tile only along its border or at a corner does not
 /// select it, the rule the routing grid uses too (a tile-aligned bbox selects exactly the tiles
@@ -17,10 +15,10 @@ import TileSources
 /// within reach. Polygon tests use exact orientation predicates (`PlanarPredicates`), so the
 /// polygon cover never depends on rounding; distance tests are closed-form (`Sphere`).
 public struct TileCover: Sendable {
-    public let region: MapRegion
+    public let region: Region
     let shapes: [PreparedShape]
 
-    public init(_ region: MapRegion) {
+    public init(_ region: Region) {
         self.region = region
         shapes = region.shapes.map(PreparedShape.init)
     }
@@ -166,7 +164,7 @@ enum PreparedShape: Sendable {
     case circle(lon: Double, lat: Double, radius: Double)
     case corridor(PreparedCorridor)
 
-    init(_ shape: MapRegion.Shape) {
+    init(_ shape: Region.Shape) {
         switch shape {
         case .polygon(let p): self = .polygon(PreparedPolygon(p))
         case .circle(let c, let r): self = .circle(lon: c.lon, lat: c.lat, radius: r / earthMeanRadiusMeters)
