@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "MapPacksTests", dependencies: ["TestSupport", "MapPacks", "TileSources", "TileMath", "OffgridCore"]),
         .testTarget(name: "PredictiveCachingTests", dependencies: ["TestSupport", "PredictiveCaching", "TileMath", "OffgridCore"]),
         .testTarget(name: "StylePacksTests", dependencies: ["StylePacks", "OffgridCore"]),
-        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "MapPacks", "StylePacks", "Packs", "OffgridCore", "TileSources", "ToolSupport"]),
+        .testTarget(name: "TileStoreTests", dependencies: ["TestSupport", "TileStore", "MapPacks", "StylePacks", "Packs", "OffgridCore", "TileSources", "ToolSupport"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["TestSupport", "ToolSupport", "OffgridCore"]),
         .testTarget(name: "PacksTests", dependencies: ["TestSupport", "Packs", "OffgridCore", "ToolSupport"]),
     ]

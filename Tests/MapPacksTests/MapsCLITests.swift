@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `tilepack-build maps` and `predict` as a user runs them.

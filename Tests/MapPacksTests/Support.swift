@@ -5,25 +5,11 @@ import TileSources
 import TestSupport
 import XCTest
 
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repositoryRoot = TestTools.repositoryRoot
 func repoPath(_ relative: String) -> String { repositoryRoot.appendingPathComponent(relative).path }
 let sampleMBTiles = repoPath("samples/liechtenstein.mbtiles")
 let samplePMTiles = repoPath("samples/liechtenstein.pmtiles")
 
-final class Scratch {
-    let url: URL
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("offgrid-mp-\(getpid())-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        try Data(text.utf8).write(to: url.appendingPathComponent(name))
-        return path(name)
-    }
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
 
 
 /// Every file under `dir` (relative path → bytes).

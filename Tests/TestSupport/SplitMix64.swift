@@ -19,6 +19,17 @@ public struct SplitMix64: RandomNumberGenerator {
         (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
     }
 
+    /// `count` bytes taken eight at a time from each `next()`, least significant first.
+    public mutating func wideBytes(_ count: Int) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(count + 8)
+        while out.count < count {
+            var v = next()
+            for _ in 0..<8 { out.append(UInt8(truncatingIfNeeded: v)); v >>= 8 }
+        }
+        return Array(out.prefix(count))
+    }
+
     /// Uniform in [lo, hi).
     public mutating func double(_ lo: Double, _ hi: Double) -> Double {
         lo + (hi - lo) * Double(next() >> 11) * 0x1p-53

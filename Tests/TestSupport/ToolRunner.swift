@@ -104,6 +104,7 @@ public enum TestTools {
 /// in tearDown or defer).
 public final class Scratch {
     public let root: String
+    public var url: URL { URL(fileURLWithPath: root) }
 
     public init(_ label: String = "offgrid") {
         root = (NSTemporaryDirectory() as NSString).appendingPathComponent("\(label)-\(UUID().uuidString)")
@@ -124,6 +125,11 @@ public final class Scratch {
         try FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try data.write(to: URL(fileURLWithPath: p))
         return p
+    }
+
+    @discardableResult
+    public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        try write(name, Data(bytes))
     }
 
     public func remove() { try? FileManager.default.removeItem(atPath: root) }

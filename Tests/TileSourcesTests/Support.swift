@@ -1,27 +1,13 @@
 import OffgridCore
 import Foundation
 import TileSources
+import TestSupport
 import XCTest
 
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repositoryRoot = TestTools.repositoryRoot
 let sampleMBTiles = repositoryRoot.appendingPathComponent("samples/liechtenstein.mbtiles").path
 let samplePMTiles = repositoryRoot.appendingPathComponent("samples/liechtenstein.pmtiles").path
 
-/// A temporary directory removed after the test.
-final class Scratch {
-    let url: URL
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("offgrid-ts-\(getpid())-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-        try Data(bytes).write(to: url.appendingPathComponent(name))
-        return path(name)
-    }
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
 
 func fileBytes(_ path: String) -> [UInt8] { [UInt8](FileManager.default.contents(atPath: path) ?? Data()) }
 

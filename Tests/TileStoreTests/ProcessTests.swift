@@ -3,6 +3,7 @@ import Foundation
 import MapPacks
 @testable import TileStore
 import TileSources
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +38,7 @@ final class ProcessTests: XCTestCase {
         let (c, bytes) = packs[1].tiles[2]
         let get = try runTilestore(["--store", store, "get", "\(c.z)", "\(c.x)", "\(c.y)", "--tileset", "fixture"])
         XCTAssertEqual(get.status, 0, get.stderr)
-        XCTAssertEqual([UInt8](get.stdout), bytes)
+        XCTAssertEqual([UInt8](get.stdoutData), bytes)
         let toFile = try runTilestore(["--store", store, "get", "\(c.z)", "\(c.x)", "\(c.y)", "--output", scratch.path("t.bin")])
         XCTAssertEqual(toFile.status, 0, toFile.stderr)
         XCTAssertEqual(toFile.json["bytes"] as? Int, bytes.count)

@@ -3,6 +3,7 @@ import Foundation
 import MapPacks
 @testable import TileStore
 import TileSources
+import TestSupport
 import XCTest
 
 /// Quota: eviction of unused packs nearest expiry first, starting 50 MB below the quota; packs in

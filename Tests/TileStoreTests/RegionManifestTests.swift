@@ -1,6 +1,7 @@
 import OffgridCore
 import Foundation
 @testable import TileStore
+import TestSupport
 import XCTest
 
 /// region.json is read with the exact JSON reader: coordinates keep every digit, and a broken

@@ -1,5 +1,6 @@
 import OffgridCore
 @testable import TileStore
+import TestSupport
 import XCTest
 
 /// Reports keep the store's JSON schema: fields without a value print as null (not left out),

@@ -4,6 +4,7 @@ import MapPacks
 import TileMath
 @testable import TileStore
 import TileSources
+import TestSupport
 import XCTest
 
 /// The sample's real regions, built by MapPackBuilder from samples/liechtenstein.mbtiles (what

@@ -4,6 +4,7 @@ import MapPacks
 import TileMath
 @testable import TileStore
 import TileSources
+import TestSupport
 import XCTest
 
 /// Shared packs are stored once and counted once; removing a region leaves the others whole.

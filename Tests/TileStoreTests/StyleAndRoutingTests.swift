@@ -3,6 +3,7 @@ import Foundation
 import Packs
 import StylePacks
 @testable import TileStore
+import TestSupport
 import XCTest
 
 /// Style packs: resources stored once by content hash, updates write only what changed.

@@ -6,44 +6,20 @@ import Packs
 import StylePacks
 @testable import TileStore
 import TileSources
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
 
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repositoryRoot = TestTools.repositoryRoot
 
-/// A fresh directory under the system temporary directory, removed by `remove()`.
-final class Scratch {
-    let root: String
-    init() {
-        root = (NSTemporaryDirectory() as NSString).appendingPathComponent("TileStoreTests-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    }
-    func path(_ name: String) -> String { (root as NSString).appendingPathComponent(name) }
-    func remove() { try? FileManager.default.removeItem(atPath: root) }
-}
-
-/// SplitMix64: deterministic fixture bytes.
+/// Fixture bytes: eight per draw of the shared generator.
 struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func bytes(_ n: Int) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(n + 8)
-        while out.count < n {
-            var v = next()
-            for _ in 0..<8 { out.append(UInt8(truncatingIfNeeded: v)); v >>= 8 }
-        }
-        return Array(out.prefix(n))
-    }
+    private var rng: SplitMix64
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+    mutating func next() -> UInt64 { rng.next() }
+    mutating func bytes(_ n: Int) -> [UInt8] { rng.wideBytes(n) }
 }
 
 /// One map pack of a fixture region: the band, the parent tile, and a seed deciding its tiles'
@@ -158,72 +134,20 @@ func assertThrowsInputError(_ body: @autoclosure () throws -> Any, contains frag
 
 // MARK: - The real binary
 
-/// `tilestore`, next to the test bundle (`.build*/debug`), else in `.build/debug` or `.build/release`.
-func tilestoreBinary() throws -> URL {
-    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let candidates = [exe.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()]
-        + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-        + [repositoryRoot.appendingPathComponent(".build/debug"), repositoryRoot.appendingPathComponent(".build/release")]
-    for dir in candidates {
-        let url = dir.appendingPathComponent("tilestore")
-        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-    }
-    throw XCTSkip("the tilestore binary is not built")
-}
+func tilestoreBinary() throws -> URL { try TestTools.binary("tilestore") }
 
-struct ToolResult {
-    var status: Int32
-    var stdout: Data
-    var stderr: String
-    var text: String { String(decoding: stdout, as: UTF8.self) }
-    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: stdout)) as? [String: Any] ?? [:] }
+extension ToolResult {
+    var text: String { stdout }
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: stdoutData)) as? [String: Any] ?? [:] }
 }
 
 func runTilestore(_ arguments: [String]) throws -> ToolResult {
-    let process = Process()
-    process.executableURL = try tilestoreBinary()
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read both pipes at once so a full stderr pipe cannot block the child.
-    let stderrData = Locked(Data())
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        stderrData.set(data)
-        group.leave()
-    }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return ToolResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderrData.get(), as: UTF8.self))
+    try TestTools.result("tilestore", arguments)
 }
 
 /// Starts `tilestore` with output discarded (for kill tests); `crashAt` sets TILESTORE_CRASH_AT.
 func startTilestore(_ arguments: [String], crashAt: String? = nil) throws -> Process {
-    let process = Process()
-    process.executableURL = try tilestoreBinary()
-    process.arguments = arguments
-    if let crashAt {
-        var env = ProcessInfo.processInfo.environment
-        env["TILESTORE_CRASH_AT"] = crashAt
-        process.environment = env
-    }
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
+    try TestTools.start("tilestore", arguments, environment: crashAt.map { ["TILESTORE_CRASH_AT": $0] })
 }
 
-/// A value shared between threads.
-final class Locked<T>: @unchecked Sendable {
-    private var value: T
-    private let lock = NSLock()
-    init(_ value: T) { self.value = value }
-    func get() -> T { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ v: T) { lock.lock(); value = v; lock.unlock() }
-    func update(_ body: (inout T) -> Void) { lock.lock(); body(&value); lock.unlock() }
-}
+typealias Locked = LockedValue

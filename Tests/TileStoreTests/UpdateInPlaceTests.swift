@@ -3,6 +3,7 @@ import Foundation
 import MapPacks
 @testable import TileStore
 import TileSources
+import TestSupport
 import XCTest
 
 /// Re-installing a region updates it in place: only changed (or expired) packs are written; the

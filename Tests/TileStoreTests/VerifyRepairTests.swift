@@ -3,6 +3,7 @@ import Foundation
 import MapPacks
 @testable import TileStore
 import TileSources
+import TestSupport
 import XCTest
 
 /// verify finds a flipped byte; --repair drops the file and marks the regions using it incomplete;
