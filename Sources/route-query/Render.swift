@@ -1,4 +1,5 @@
 import OffgridCore
+import RouteQuery
 
 /// The only place route-query turns results into JSON text: the exact writer (sorted keys,
 /// shortest numbers), pretty for one response, compact for NDJSON lines.
@@ -12,5 +13,14 @@ enum Render {
     /// one is finite, so a failure is a programming error.
     static func line<T: Encodable>(_ value: T) -> String {
         do { return try JSONEncoding.string(value, pretty: false) } catch { fatalError("route-query: cannot encode \(T.self): \(error)") }
+    }
+
+    /// A batch answer line: the hand-written writer of the answer types (the same bytes as
+    /// `line`, measurably faster on answers with whole routes).
+    static func batchLine(_ answer: BatchAnswer) -> String {
+        var text = ""
+        text.reserveCapacity(256)
+        answer.writeJSON(to: &text)
+        return text
     }
 }
