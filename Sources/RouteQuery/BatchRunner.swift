@@ -2,6 +2,7 @@ import Foundation
 import OffgridCore
 
 /// Runs NDJSON route queries on every core; answers come out in input order.
+/// Lines are parsed with the exact JSON reader and answered with typed `BatchAnswer`s.
 public struct BatchRunner {
     let data: RoutingData
     let defaults: RouteRequest
@@ -33,7 +34,9 @@ public struct BatchRunner {
         }
     }
 
-    public func run(input: FileHandle, output: FileHandle) throws -> Report {
+    /// Reads query lines from `input` and writes one line per query to `output`, made by
+    /// `render` (called on the worker threads, so rendering runs in parallel too).
+    public func run(input: FileHandle, output: FileHandle, render: (BatchAnswer) -> String) throws -> Report {
         var report = Report()
         let started = MonotonicClock.nanoseconds()
         let services = try (0..<threads).map { _ in try RouteService(data: data) }
@@ -42,15 +45,12 @@ public struct BatchRunner {
         func flush(_ lines: [Substring]) {
             var answers = [String](repeating: "", count: lines.count)
             var latencies = [Double](repeating: 0, count: lines.count)
-            let per = (lines.count + threads - 1) / threads
             answers.withUnsafeMutableBufferPointer { a in
                 latencies.withUnsafeMutableBufferPointer { lat in
-                    DispatchQueue.concurrentPerform(iterations: threads) { t in
-                        let lo = t * per, hi = min(lines.count, lo + per)
-                        guard lo < hi else { return }
-                        for i in lo..<hi {
+                    Parallel.forEachChunk(count: lines.count, threads: threads, chunkSize: 16) { worker, range in
+                        for i in range {
                             let t0 = MonotonicClock.nanoseconds()
-                            a[i] = answer(services[t], String(lines[i]))
+                            a[i] = render(answer(services[worker], lines[i]))
                             lat[i] = Double(MonotonicClock.nanoseconds() - t0) / 1000
                         }
                     }
@@ -81,77 +81,29 @@ public struct BatchRunner {
         return report
     }
 
-    /// One query line → one answer line.
-    func answer(_ service: RouteService, _ line: String) -> String {
-        var id: Any = NSNullValue.value
-        func reply(_ fields: [String: Any]) -> String {
-            var f = fields
-            f["id"] = id
-            return JSONOutput.string(f, pretty: false)
+    /// One query line → one answer.
+    func answer(_ service: RouteService, _ line: Substring) -> BatchAnswer {
+        guard let q = try? JSONReader.parse(String(line)), q.objectValue != nil else {
+            return BatchAnswer(id: .null, code: "InvalidInput", message: "not a JSON object")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)), let q = object as? [String: Any] else {
-            return reply(["code": "InvalidInput", "message": "not a JSON object"])
-        }
-        id = q["id"] ?? NSNullValue.value
+        let id = q["id"] ?? .null
         do {
             let request = try BatchQuery.request(q, defaults: defaults)
-            if full || (q["full"] as? Bool == true) || (q["steps"] as? Bool == true) {
-                var route = service.route(request)
-                let code = route["code"] as? String ?? "InvalidInput"
-                guard code == "Ok", let first = (route["routes"] as? [[String: Any]])?.first else {
-                    return reply(["code": code, "message": route["message"] ?? ""])
-                }
-                route.removeValue(forKey: "code")
-                return reply(["code": "Ok", "distance_m": first["distance"] ?? 0, "duration_s": first["duration"] ?? 0, "route": route])
+            if full || BatchQuery.flag(q["full"]) == true || BatchQuery.flag(q["steps"]) == true {
+                var response = try service.routes(request)
+                response.code = nil
+                let first = response.routes[0]
+                return BatchAnswer(id: id, code: "Ok", distanceMeters: first.distance, durationSeconds: first.duration, route: response)
             }
             if durationOnly {
-                return reply(["code": "Ok", "duration_s": round1(try service.duration(request))])
+                return BatchAnswer(id: id, code: "Ok", durationSeconds: round1(try service.duration(request)))
             }
             let s = try service.summary(request)
-            return reply(["code": "Ok", "distance_m": round1(s.distance), "duration_s": round1(s.duration)])
-        } catch let f as RouteService.Failure {
-            return reply(f.json)
+            return BatchAnswer(id: id, code: "Ok", distanceMeters: round1(s.distance), durationSeconds: round1(s.duration))
+        } catch let f as QueryFailure {
+            return BatchAnswer(id: id, code: f.code, message: f.message)
         } catch {
-            return reply(["code": "InvalidInput", "message": "\(error)"])
+            return BatchAnswer(id: id, code: "InvalidInput", message: "\(error)")
         }
-    }
-}
-
-/// A batch line's fields as a route request.
-enum BatchQuery {
-    struct Problem: Error, CustomStringConvertible { let description: String }
-
-    static func point(_ v: Any?, _ name: String) throws -> (lon: Double, lat: Double) {
-        guard let a = v as? [Any], a.count == 2, let lon = (a[0] as? NSNumber)?.doubleValue, let lat = (a[1] as? NSNumber)?.doubleValue else {
-            throw Problem(description: "\"\(name)\" must be [lon, lat]")
-        }
-        return (lon, lat)
-    }
-
-    static func request(_ q: [String: Any], defaults: RouteRequest) throws -> RouteRequest {
-        var coordinates = [try point(q["from"], "from")]
-        if let via = q["via"] as? [Any] { coordinates += try via.map { try point($0, "via") } }
-        coordinates.append(try point(q["to"], "to"))
-        var r = defaults
-        r.coordinates = coordinates
-        if let s = q["steps"] as? Bool { r.steps = s }
-        if let g = q["geometries"] as? String {
-            guard let v = RouteRequest.Geometries(rawValue: g) else { throw Problem(description: "unknown geometries \(g)") }
-            r.geometries = v
-        }
-        if let o = q["overview"] as? String {
-            guard let v = RouteRequest.Overview(rawValue: o) else { throw Problem(description: "unknown overview \(o)") }
-            r.overview = v
-        }
-        if let b = q["bearings"] as? [Any] {
-            r.bearings = try b.map { item in
-                if item is NSNull { return nil }
-                guard let p = item as? [NSNumber], p.count == 2 else { throw Problem(description: "bearings must be [deg, range] or null") }
-                return (p[0].doubleValue, p[1].doubleValue)
-            }
-        }
-        if let rs = q["radiuses"] as? [Any] { r.radiuses = rs.map { ($0 as? NSNumber)?.doubleValue } }
-        if let problem = r.validationProblem() { throw Problem(description: problem) }
-        return r
     }
 }

@@ -1,5 +1,4 @@
 import ContractionHierarchy
-import Foundation
 import OffgridCore
 
 /// In-process latency figures for `route-query bench`: the same code paths as the commands,
@@ -16,11 +15,11 @@ public struct QueryBenchmark {
     }
 
     /// Percentiles of microsecond samples.
-    static func percentiles(_ samples: [Double]) -> [String: Double] {
+    static func percentiles(_ samples: [Double]) -> BenchmarkReport.Percentiles {
         let s = samples.sorted()
-        guard !s.isEmpty else { return [:] }
+        guard !s.isEmpty else { return BenchmarkReport.Percentiles() }
         func p(_ q: Double) -> Double { (s[min(s.count - 1, Int(Double(s.count) * q))] * 10).rounded() / 10 }
-        return ["p50": p(0.5), "p90": p(0.9), "p99": p(0.99), "max": p(1), "count": Double(s.count)]
+        return BenchmarkReport.Percentiles(p50: p(0.5), p90: p(0.9), p99: p(0.99), max: p(1), count: s.count)
     }
 
     @inline(__always) static func now() -> UInt64 { MonotonicClock.nanoseconds() }
@@ -46,8 +45,8 @@ public struct QueryBenchmark {
         }
     }
 
-    public mutating func run() throws -> [String: Any] {
-        var out: [String: Any] = ["edgeBasedNodes": data.rankCount, "queries": queries, "graphBytes": data.file.fileSize]
+    public mutating func run() throws -> BenchmarkReport {
+        var out = BenchmarkReport(edgeBasedNodes: data.rankCount, queries: queries, graphBytes: data.file.fileSize)
         // Distance-only: node-to-node CH queries, as routing libraries measure them.
         let ch = CHQuery(graph: data.ch)
         var samples: [Double] = []
@@ -60,8 +59,8 @@ public struct QueryBenchmark {
             samples.append(Double(Self.now() - t0) / 1000)
             settled += ch.lastSettledCount
         }
-        out["distanceOnlyMicros"] = Self.percentiles(samples)
-        out["meanSettledNodes"] = settled / max(1, queries)
+        out.distanceOnlyMicros = Self.percentiles(samples)
+        out.meanSettledNodes = settled / max(1, queries)
 
         // Between coordinates: snapping, a travel time, and the full route with steps and geometry.
         let service = try RouteService(data: data)
@@ -72,14 +71,14 @@ public struct QueryBenchmark {
             _ = service.snap(lon: a.lon, lat: a.lat, radius: nil, bearing: nil)
             samples.append(Double(Self.now() - t0) / 1000)
         }
-        out["snapMicros"] = Self.percentiles(samples)
+        out.snapMicros = Self.percentiles(samples)
         samples.removeAll(keepingCapacity: true)
         for (a, b) in pairs {
             let t0 = Self.now()
             _ = try? service.duration(RouteRequest(coordinates: [a, b]))
             samples.append(Double(Self.now() - t0) / 1000)
         }
-        out["durationBetweenPointsMicros"] = Self.percentiles(samples)
+        out.durationBetweenPointsMicros = Self.percentiles(samples)
         samples.removeAll(keepingCapacity: true)
         var request = RouteRequest(coordinates: [])
         request.steps = true
@@ -90,16 +89,17 @@ public struct QueryBenchmark {
             _ = service.route(request)
             samples.append(Double(Self.now() - t0) / 1000)
         }
-        out["fullRouteWithStepsMicros"] = Self.percentiles(samples)
+        out.fullRouteWithStepsMicros = Self.percentiles(samples)
 
         // A 100 × 100 table.
         let table = try TableService(data: data)
         let sources = (0..<100).map { _ in randomRoadPoint() }, destinations = (0..<100).map { _ in randomRoadPoint() }
         let t0 = Self.now()
-        let result = table.table(sources: sources, destinations: destinations)
-        out["table100x100Millis"] = (Double(Self.now() - t0) / 1e5).rounded() / 10
-        out["tableCode"] = result["code"] ?? ""
-        out["peakRSSBytes"] = PeakMemory.bytes()
+        let code: String
+        do { code = try table.table(sources: sources, destinations: destinations).code } catch { code = error.code }
+        out.table100x100Millis = (Double(Self.now() - t0) / 1e5).rounded() / 10
+        out.tableCode = code
+        out.peakRSSBytes = PeakMemory.bytes()
         return out
     }
 }
@@ -121,6 +121,6 @@ extension QueryBenchmark {
     public mutating func firstAnswer(_ service: RouteService) -> String {
         var request = RouteRequest(coordinates: [randomRoadPoint(), randomRoadPoint()])
         request.steps = true
-        return service.route(request)["code"] as? String ?? "?"
+        return service.route(request).response?.code ?? "?"
     }
 }

@@ -1,11 +1,11 @@
-/// Builds the JSON of one route (OSRM's `routes[i]`) from its legs.
+/// Builds one route (OSRM's `routes[i]`) from its legs.
 struct RouteAssembly {
     let data: RoutingData
     let steps: StepBuilder
     let request: RouteRequest
 
-    func route(legs: [LegSearch.Leg], phantoms: [Phantom]) -> [String: Any] {
-        var legJSON: [[String: Any]] = []
+    func route(legs: [LegSearch.Leg], phantoms: [Phantom]) -> Route {
+        var legResponses: [RouteLeg] = []
         var lat: [Double] = [], lon: [Double] = []
         var distance = 0.0, duration = 0.0
         for (i, leg) in legs.enumerated() {
@@ -19,25 +19,22 @@ struct RouteAssembly {
                 lat.append(contentsOf: p.lat.dropFirst(skip))
                 lon.append(contentsOf: p.lon.dropFirst(skip))
             }
-            var l: [String: Any] = ["distance": round1(meters), "duration": round1(seconds), "weight": round1(seconds),
-                                    "summary": summary(pieces)]
+            var stepResponses: [RouteStepResponse] = []
             if request.steps {
                 let target = phantoms[i + 1]
-                l["steps"] = steps.steps(pieces, arriveLocation: (target.lon, target.lat)).map(stepJSON)
-            } else {
-                l["steps"] = [Any]()
+                stepResponses = steps.steps(pieces, arriveLocation: (target.lon, target.lat)).map(stepResponse)
             }
-            legJSON.append(l)
+            legResponses.append(RouteLeg(distance: round1(meters), duration: round1(seconds), weight: round1(seconds),
+                                         summary: summary(pieces), steps: stepResponses))
         }
-        var r: [String: Any] = ["distance": round1(distance), "duration": round1(duration), "weight": round1(duration),
-                                "weight_name": "duration", "legs": legJSON]
+        var r = Route(distance: round1(distance), duration: round1(duration), weight: round1(duration), geometry: nil, legs: legResponses)
         switch request.overview {
-        case .full: r["geometry"] = geometry(lat, lon)
+        case .full: r.geometry = geometry(lat, lon)
         case .simplified:
             let keep = LineSimplification.keptIndexes(latE7: lat.map { Int32(($0 * 1e7).rounded()) },
                                                       lonE7: lon.map { Int32(($0 * 1e7).rounded()) },
                                                       toleranceMeters: simplifyTolerance(distance))
-            r["geometry"] = geometry(keep.map { lat[$0] }, keep.map { lon[$0] })
+            r.geometry = geometry(keep.map { lat[$0] }, keep.map { lon[$0] })
         case .false: break
         }
         return r
@@ -46,11 +43,11 @@ struct RouteAssembly {
     /// OSRM simplifies the overview to about zoom 14-ish detail; scale the tolerance with length.
     func simplifyTolerance(_ meters: Double) -> Double { max(1, min(50, meters / 2000)) }
 
-    func geometry(_ lat: [Double], _ lon: [Double]) -> Any {
+    func geometry(_ lat: [Double], _ lon: [Double]) -> RouteGeometry {
         switch request.geometries {
-        case .polyline6: return Polyline.encode(zip(lat, lon).map { (lat: $0, lon: $1) }, precision: 6)
-        case .polyline: return Polyline.encode(zip(lat, lon).map { (lat: $0, lon: $1) }, precision: 5)
-        case .geojson: return ["type": "LineString", "coordinates": zip(lon, lat).map { [round6($0), round6($1)] }]
+        case .polyline6: return .polyline(Polyline.encode(zip(lat, lon).map { (lat: $0, lon: $1) }, precision: 6))
+        case .polyline: return .polyline(Polyline.encode(zip(lat, lon).map { (lat: $0, lon: $1) }, precision: 5))
+        case .geojson: return .lineString(zip(lon, lat).map { LonLat.rounded(lon: $0, lat: $1) })
         }
     }
 
@@ -68,34 +65,16 @@ struct RouteAssembly {
         return top.sorted { firstSeen[$0.key]! < firstSeen[$1.key]! }.map { data.string($0.key) }.joined(separator: ", ")
     }
 
-    func stepJSON(_ s: RouteStep) -> [String: Any] {
-        var maneuver: [String: Any] = ["type": s.type.rawValue, "bearing_before": Int(s.bearingBefore) % 360,
-                                       "bearing_after": Int(s.bearingAfter) % 360, "location": [round6(s.location.lon), round6(s.location.lat)]]
-        if let m = s.modifier { maneuver["modifier"] = m.rawValue }
-        if let e = s.exit { maneuver["exit"] = e }
-        var intersection: [String: Any] = ["location": [round6(s.location.lon), round6(s.location.lat)],
-                                           "bearings": s.intersectionBearings,
-                                           "entry": s.intersectionBearings.indices.map { $0 == s.intersectionOut }]
-        if let i = s.intersectionIn { intersection["in"] = i }
-        if let o = s.intersectionOut { intersection["out"] = o }
-        return ["distance": round1(s.meters), "duration": round1(s.seconds), "weight": round1(s.seconds),
-                "name": s.name, "ref": s.ref, "mode": "driving", "driving_side": "right",
-                "geometry": geometry(s.lat, s.lon), "maneuver": maneuver, "intersections": [intersection]]
-    }
-
-    /// `--format geojson`: the route as a LineString feature, waypoints as points.
-    static func featureCollection(route: [String: Any], waypoints: [[String: Any]]) -> [String: Any] {
-        var properties = route
-        let geometry = properties.removeValue(forKey: "geometry") ?? NSNullValue.value
-        properties.removeValue(forKey: "legs")
-        var features: [[String: Any]] = [["type": "Feature", "geometry": geometry, "properties": properties]]
-        for (i, w) in waypoints.enumerated() {
-            features.append(["type": "Feature", "geometry": ["type": "Point", "coordinates": w["location"]!],
-                             "properties": ["waypoint": i, "name": w["name"]!, "distance": w["distance"]!]])
-        }
-        return ["type": "FeatureCollection", "features": features]
+    func stepResponse(_ s: RouteStep) -> RouteStepResponse {
+        let location = LonLat.rounded(lon: s.location.lon, lat: s.location.lat)
+        let maneuver = RouteManeuver(type: s.type.rawValue, modifier: s.modifier?.rawValue,
+                                     bearingBefore: Int(s.bearingBefore) % 360, bearingAfter: Int(s.bearingAfter) % 360,
+                                     location: location, exit: s.exit)
+        let intersection = RouteIntersection(location: location, bearings: s.intersectionBearings,
+                                             entry: s.intersectionBearings.indices.map { $0 == s.intersectionOut },
+                                             in: s.intersectionIn, out: s.intersectionOut)
+        return RouteStepResponse(distance: round1(s.meters), duration: round1(s.seconds), weight: round1(s.seconds),
+                                 name: s.name, ref: s.ref, geometry: geometry(s.lat, s.lon), maneuver: maneuver,
+                                 intersections: [intersection])
     }
 }
-
-import Foundation
-enum NSNullValue { static let value: Any = NSNull() }

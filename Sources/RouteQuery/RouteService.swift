@@ -1,4 +1,4 @@
-/// Answers route requests with OSRM's route response (a JSON object as Swift values).
+/// Answers route requests with OSRM's route response (typed; the executable writes the JSON).
 /// One per thread: it owns the search state and the snapping scratch.
 public final class RouteService {
     public let data: RoutingData
@@ -14,11 +14,7 @@ public final class RouteService {
     }
 
     /// A failed request, as OSRM spells it.
-    public struct Failure: Error {
-        public var code: String
-        public var message: String
-        public var json: [String: Any] { ["code": code, "message": message] }
-    }
+    public typealias Failure = QueryFailure
 
     /// Snaps every waypoint, or fails with NoSegment naming the first that has no road.
     public func phantoms(_ request: RouteRequest) throws -> [Phantom] {
@@ -73,8 +69,8 @@ public final class RouteService {
         return Double(total) / 10
     }
 
-    /// The full OSRM route response.
-    public func route(_ request: RouteRequest) -> [String: Any] {
+    /// The full OSRM route response, or the failure that stopped it.
+    public func routes(_ request: RouteRequest) throws(QueryFailure) -> RouteResponse {
         do {
             if let problem = request.validationProblem() { throw Failure(code: "InvalidInput", message: problem) }
             let ps = try phantoms(request)
@@ -86,18 +82,30 @@ public final class RouteService {
                     .find(request.alternatives, main: legs[0], source: ps[0], target: ps[1])
                 routes += alternatives.map { assembly.route(legs: [$0], phantoms: ps) }
             }
-            let route = routes[0]
-            let waypoints = ps.map { p -> [String: Any] in
-                ["location": [round6(p.lon), round6(p.lat)], "name": data.string(data.edgeName[p.edge]),
-                 "distance": round2(p.distance), "hint": ""]
-            }
-            if request.format == .geojson { return RouteAssembly.featureCollection(route: route, waypoints: waypoints) }
-            return ["code": "Ok", "routes": routes, "waypoints": waypoints]
+            let waypoints = ps.map { waypoint($0) }
+            return RouteResponse(code: "Ok", routes: routes, waypoints: waypoints)
         } catch let f as Failure {
-            return f.json
+            throw f
         } catch {
-            return ["code": "InvalidInput", "message": "\(error)"]
+            throw Failure(code: "InvalidInput", message: "\(error)")
         }
+    }
+
+    /// What `route` answers: the response in the requested format, or the failure.
+    public func route(_ request: RouteRequest) -> RouteAnswer {
+        do {
+            let response = try routes(request)
+            if request.format == .geojson {
+                return .featureCollection(RouteFeatureCollection(route: response.routes[0], waypoints: response.waypoints))
+            }
+            return .routes(response)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    func waypoint(_ p: Phantom) -> Waypoint {
+        Waypoint(location: .rounded(lon: p.lon, lat: p.lat), name: data.string(data.edgeName[p.edge]), distance: round2(p.distance))
     }
 }
 

@@ -1,5 +1,15 @@
 import ContractionHierarchy
 
+/// OSRM's table response: travel times (s) and distances (m), null where no route exists.
+public struct TableResponse: Encodable, Sendable {
+    public var code = "Ok"
+    /// Present when durations were asked for: `durations[source][destination]`.
+    public var durations: [[Double?]]?
+    public var distances: [[Double?]]?
+    public var sources: [Waypoint]
+    public var destinations: [Waypoint]
+}
+
 /// OSRM's table service: one bucket-based many-to-many CH search for all durations.
 public final class TableService {
     let service: RouteService
@@ -8,16 +18,16 @@ public final class TableService {
 
     public func table(sources: [(lon: Double, lat: Double)], destinations: [(lon: Double, lat: Double)],
                       durations wantDurations: Bool = true, distances wantDistances: Bool = false,
-                      algorithm: LegSearch.Algorithm = .ch) -> [String: Any] {
+                      algorithm: LegSearch.Algorithm = .ch) throws(QueryFailure) -> TableResponse {
         let data = service.data
         var from: [Phantom] = [], to: [Phantom] = []
         for (list, points, name) in [(0, sources, "source"), (1, destinations, "destination")] {
             for (i, c) in points.enumerated() {
                 guard c.lon.isFinite, c.lat.isFinite, (-180...180).contains(c.lon), (-90...90).contains(c.lat) else {
-                    return ["code": "InvalidInput", "message": "\(name) \(i) (\(c.lon),\(c.lat)) is not a valid lon,lat"]
+                    throw QueryFailure(code: "InvalidInput", message: "\(name) \(i) (\(c.lon),\(c.lat)) is not a valid lon,lat")
                 }
                 guard let p = service.snap(lon: c.lon, lat: c.lat, radius: nil, bearing: nil) else {
-                    return ["code": "NoSegment", "message": "Could not find a matching segment for \(name) \(i)"]
+                    throw QueryFailure(code: "NoSegment", message: "Could not find a matching segment for \(name) \(i)")
                 }
                 if list == 0 { from.append(p) } else { to.append(p) }
             }
@@ -46,23 +56,18 @@ public final class TableService {
         } else {
             weights = from.map { a in to.map { b in search.weight(from: a, to: b, algorithm: .dijkstra) } }
         }
-        var out: [String: Any] = ["code": "Ok"]
+        var out = TableResponse(sources: from.map(service.waypoint), destinations: to.map(service.waypoint))
         if wantDurations {
-            out["durations"] = weights.map { row in row.map { w -> Any in w.map { round1(Double($0) / 10) } ?? NSNullValue.value } }
+            out.durations = weights.map { row in row.map { w in w.map { round1(Double($0) / 10) } } }
         }
         if wantDistances {
-            out["distances"] = (0..<from.count).map { i in
-                (0..<to.count).map { j -> Any in
-                    guard weights[i][j] != nil, let leg = search.leg(from: from[i], to: to[j], algorithm: algorithm) else { return NSNullValue.value }
+            out.distances = (0..<from.count).map { i in
+                (0..<to.count).map { j -> Double? in
+                    guard weights[i][j] != nil, let leg = search.leg(from: from[i], to: to[j], algorithm: algorithm) else { return nil }
                     return round1(leg.meters(data, source: from[i], target: to[j]))
                 }
             }
         }
-        let waypoint = { (p: Phantom) -> [String: Any] in
-            ["location": [round6(p.lon), round6(p.lat)], "name": data.string(data.edgeName[p.edge]), "distance": round2(p.distance), "hint": ""]
-        }
-        out["sources"] = from.map(waypoint)
-        out["destinations"] = to.map(waypoint)
         return out
     }
 

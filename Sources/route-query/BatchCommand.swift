@@ -23,7 +23,7 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Include the full route in every answer.") var full = false
     @Flag(help: "Answer with the travel time only (no path: the fastest kind of query).") var durationOnly = false
     @Flag(help: "Latency percentiles and throughput on stderr.") var stats = false
-    @Option(help: "Worker threads (default: the number of cores).") var threads: Int?
+    @OptionGroup var common: CommonOptions
 
     func run() throws {
         let data = try graph.load()
@@ -31,8 +31,8 @@ struct BatchCommand: ParsableCommand {
         defaults.algorithm = graph.algorithm
         try options.apply(to: &defaults)
         let runner = BatchRunner(data: data, defaults: defaults, full: full, durationOnly: durationOnly,
-                                 threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
-        let report = try runner.run(input: FileHandle.standardInput, output: FileHandle.standardOutput)
+                                 threads: common.threadCount)
+        let report = try runner.run(input: FileHandle.standardInput, output: FileHandle.standardOutput, render: Render.batchLine)
         if stats { StdIO.err(report.text + "\n") }
     }
 }

@@ -16,16 +16,16 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         // Time to first answer: open (map) the graph, snap two points, route with steps.
-        let t0 = ProgressReporter.monotonicNanoseconds()
+        let t0 = MonotonicClock.nanoseconds()
         let data = try RoutingData(path: graph)
         let service = try RouteService(data: data)
         var bench = QueryBenchmark(data: data, queries: queries, seed: seed)
         let first = bench.firstAnswer(service)
-        let firstMillis = Double(ProgressReporter.monotonicNanoseconds() - t0) / 1e6
+        let firstMillis = Double(MonotonicClock.nanoseconds() - t0) / 1e6
         var out = try bench.run()
-        out["firstAnswerMillis"] = (firstMillis * 100).rounded() / 100
-        out["firstAnswerCode"] = first
-        out["graph"] = graph
-        JSONOutput.printStdout(out)
+        out.firstAnswerMillis = (firstMillis * 100).rounded() / 100
+        out.firstAnswerCode = first
+        out.graph = graph
+        try Render.print(out)
     }
 }

@@ -30,6 +30,6 @@ struct RerouteCommand: ParsableCommand {
             request.bearings = [(heading.truncatingRemainder(dividingBy: 360), avoidUturn ? min(headingRange, 90) : headingRange), nil]
         }
         let data = try graph.load()
-        JSONOutput.printStdout(try RouteService(data: data).route(request))
+        try Render.print(try RouteService(data: data).route(request))
     }
 }

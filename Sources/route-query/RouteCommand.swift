@@ -41,6 +41,6 @@ struct RouteCommand: ParsableCommand {
         request.algorithm = graph.algorithm
         try options.apply(to: &request)
         let data = try graph.load()
-        JSONOutput.printStdout(try RouteService(data: data).route(request))
+        try Render.print(try RouteService(data: data).route(request))
     }
 }

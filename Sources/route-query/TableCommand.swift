@@ -28,7 +28,11 @@ struct TableCommand: ParsableCommand {
             throw ValidationError("--annotations takes duration, distance or both")
         }
         let table = try TableService(data: try graph.load())
-        JSONOutput.printStdout(table.table(sources: from, destinations: to, durations: wanted.contains("duration"),
-                                           distances: wanted.contains("distance"), algorithm: graph.algorithm))
+        do {
+            try Render.print(try table.table(sources: from, destinations: to, durations: wanted.contains("duration"),
+                                             distances: wanted.contains("distance"), algorithm: graph.algorithm))
+        } catch let failure as QueryFailure {
+            try Render.print(failure)
+        }
     }
 }

@@ -31,6 +31,6 @@ struct TraceCommand: ParsableCommand {
         try options.apply(to: &defaults)
         let replay = try TraceReplay(data: data, routePath: route, tracePath: trace, offRouteMeters: offRouteMeters,
                                      consecutiveFixes: fixes, defaults: defaults)
-        for event in replay.run() { StdIO.out(JSONOutput.string(event, pretty: false) + "\n") }
+        for event in replay.run() { StdIO.out(Render.line(event) + "\n") }
     }
 }

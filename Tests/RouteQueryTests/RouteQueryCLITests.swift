@@ -1,4 +1,5 @@
 import Foundation
+import OffgridCore
 import TestSupport
 import XCTest
 
@@ -32,13 +33,15 @@ final class RouteQueryCLITests: XCTestCase {
         """
         let r = try run(["batch", "--graph", graph, "--stats", "--threads", "2"], stdin: input)
         XCTAssertEqual(r.status, 0, r.stderr)
-        let lines: [[String: Any]] = r.stdout.split(separator: "\n").map {
-            ((try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]) ?? [:]
-        }
+        let lines = try r.stdout.split(separator: "\n").map { try JSONReader.parse(String($0)) }
         XCTAssertEqual(lines.count, 5)
-        XCTAssertEqual(lines.map { $0["code"] as? String }, ["Ok", "InvalidInput", "NoSegment", "Ok", "InvalidInput"])
-        XCTAssertEqual(lines[0]["id"] as? Int, 1)
-        XCTAssertNotNil(lines[3]["route"])
+        XCTAssertEqual(lines.map { $0["code"]?.stringValue }, ["Ok", "InvalidInput", "NoSegment", "Ok", "InvalidInput"])
+        XCTAssertEqual(lines[0]["id"]?.intValue, 1)
+        XCTAssertEqual(lines[1]["id"], .null)
+        XCTAssertEqual(lines[2]["id"]?.stringValue, "far")
+        XCTAssertNotNil(lines[3]["route"]?["routes"]?.arrayValue?.first)
+        XCTAssertNil(lines[3]["route"]?["code"], "the answer carries the code, not the embedded route")
+        XCTAssertEqual(lines[3]["distance_m"], lines[3]["route"]?["routes"]?[0]?["distance"])
         XCTAssertTrue(r.stderr.contains("p50"), r.stderr)
     }
 
@@ -51,14 +54,14 @@ final class RouteQueryCLITests: XCTestCase {
         let trace = SampleGraphFixture.repositoryRoot.appendingPathComponent("samples/detour-trace.csv").path
         let r = try run(["trace", "--graph", graph, "--route", routeFile.path, "--trace", trace])
         XCTAssertEqual(r.status, 0, r.stderr)
-        let events = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        XCTAssertEqual(events.filter { $0["event"] as? String == "reroute" }.count, 1)
-        XCTAssertEqual(events.filter { $0["event"] as? String == "off-route" }.count, 1)
-        let reroute = try XCTUnwrap(events.first { $0["event"] as? String == "reroute" })
-        XCTAssertEqual((reroute["route"] as? [String: Any])?["code"] as? String, "Ok")
-        XCTAssertEqual(events.last?["reroutes"] as? Int, 1)
+        let events = try r.stdout.split(separator: "\n").map { try JSONReader.parse(String($0)) }
+        XCTAssertEqual(events.filter { $0["event"] == "reroute" }.count, 1)
+        XCTAssertEqual(events.filter { $0["event"] == "off-route" }.count, 1)
+        let reroute = try XCTUnwrap(events.first { $0["event"] == "reroute" })
+        XCTAssertEqual(reroute["route"]?["code"], "Ok")
+        XCTAssertEqual(events.last?["reroutes"]?.intValue, 1)
         // Progress before the detour only grows.
-        let along = events.prefix { $0["event"] as? String == "progress" }.compactMap { $0["distanceAlong"] as? Double }
+        let along = events.prefix { $0["event"] == "progress" }.compactMap { $0["distanceAlong"]?.doubleValue }
         XCTAssertEqual(along, along.sorted())
     }
 }

@@ -47,21 +47,21 @@ final class RouteServiceTests: XCTestCase {
             var request = RouteRequest(coordinates: [points[i], points[i + 1]])
             request.steps = true
             request.overview = .full
-            let response = service.route(request)
-            guard response["code"] as? String == "Ok" else { continue }
-            let route = try XCTUnwrap((response["routes"] as? [[String: Any]])?.first)
-            let leg = try XCTUnwrap((route["legs"] as? [[String: Any]])?.first)
-            let steps = try XCTUnwrap(leg["steps"] as? [[String: Any]])
-            let distance = try XCTUnwrap(route["distance"] as? Double)
-            let stepSum = steps.reduce(0.0) { $0 + ($1["distance"] as? Double ?? 0) }
+            guard let response = try? service.routes(request) else { continue }
+            XCTAssertEqual(response.code, "Ok")
+            let route = try XCTUnwrap(response.routes.first)
+            let leg = try XCTUnwrap(route.legs.first)
+            let steps = leg.steps
+            let distance = route.distance
+            let stepSum = steps.reduce(0.0) { $0 + $1.distance }
             XCTAssertEqual(stepSum, distance, accuracy: 0.1 * Double(steps.count) + 0.1)
-            XCTAssertEqual((steps.first?["maneuver"] as? [String: Any])?["type"] as? String, "depart")
-            XCTAssertEqual((steps.last?["maneuver"] as? [String: Any])?["type"] as? String, "arrive")
-            let shape = try Polyline.decode(try XCTUnwrap(route["geometry"] as? String), precision: 6)
-            let waypoints = try XCTUnwrap(response["waypoints"] as? [[String: Any]])
-            let start = try XCTUnwrap(waypoints.first?["location"] as? [Double]), end = try XCTUnwrap(waypoints.last?["location"] as? [Double])
-            XCTAssertLessThan(haversineMeters(GeoPoint(lon: shape[0].lon, lat: shape[0].lat), GeoPoint(lon: start[0], lat: start[1])), 0.5)
-            XCTAssertLessThan(haversineMeters(GeoPoint(lon: shape.last!.lon, lat: shape.last!.lat), GeoPoint(lon: end[0], lat: end[1])), 0.5)
+            XCTAssertEqual(steps.first?.maneuver.type, "depart")
+            XCTAssertEqual(steps.last?.maneuver.type, "arrive")
+            guard case .polyline(let encoded)? = route.geometry else { return XCTFail("polyline6 geometry expected") }
+            let shape = try Polyline.decode(encoded, precision: 6)
+            let start = try XCTUnwrap(response.waypoints.first?.location), end = try XCTUnwrap(response.waypoints.last?.location)
+            XCTAssertLessThan(haversineMeters(GeoPoint(lon: shape[0].lon, lat: shape[0].lat), GeoPoint(lon: start.lon, lat: start.lat)), 0.5)
+            XCTAssertLessThan(haversineMeters(GeoPoint(lon: shape.last!.lon, lat: shape.last!.lat), GeoPoint(lon: end.lon, lat: end.lat)), 0.5)
             var length = 0.0
             for (a, b) in zip(shape, shape.dropFirst()) {
                 length += haversineMeters(GeoPoint(lon: a.lon, lat: a.lat), GeoPoint(lon: b.lon, lat: b.lat))
@@ -90,7 +90,7 @@ final class RouteServiceTests: XCTestCase {
 
     func testErrorCodes() throws {
         let service = try RouteService(data: try data())
-        func code(_ request: RouteRequest) -> String? { service.route(request)["code"] as? String }
+        func code(_ request: RouteRequest) -> String? { service.route(request).code }
         XCTAssertEqual(code(RouteRequest(coordinates: [(9.52, 47.14)])), "InvalidInput")
         XCTAssertEqual(code(RouteRequest(coordinates: [(9.52, 47.14), (200, 47)])), "InvalidInput")
         XCTAssertEqual(code(RouteRequest(coordinates: [(8.0, 46.0), (9.52, 47.14)])), "NoSegment")
@@ -126,13 +126,13 @@ final class RouteServiceTests: XCTestCase {
         let table = try TableService(data: d)
         let service = try RouteService(data: d)
         let sources = randomPoints(6, seed: 21), destinations = randomPoints(5, seed: 22)
-        let t = table.table(sources: sources, destinations: destinations, durations: true, distances: true)
-        XCTAssertEqual(t["code"] as? String, "Ok")
-        let durations = try XCTUnwrap(t["durations"] as? [[Any]])
+        let t = try table.table(sources: sources, destinations: destinations, durations: true, distances: true)
+        XCTAssertEqual(t.code, "Ok")
+        let durations = try XCTUnwrap(t.durations)
         for (i, s) in sources.enumerated() {
             for (j, dst) in destinations.enumerated() {
                 let route = try? service.summary(RouteRequest(coordinates: [s, dst]))
-                XCTAssertEqual(durations[i][j] as? Double, route?.duration, "\(i),\(j)")
+                XCTAssertEqual(durations[i][j], route?.duration, "\(i),\(j)")
             }
         }
     }
@@ -144,18 +144,17 @@ final class AlternativeRouteTests: XCTestCase {
         var request = RouteRequest(coordinates: [(9.5215, 47.1410), (9.4990, 47.0660)])
         request.alternatives = 2
         request.overview = .full
-        let response = service.route(request)
-        let routes = try XCTUnwrap(response["routes"] as? [[String: Any]])
+        let routes = try service.routes(request).routes
         XCTAssertGreaterThanOrEqual(routes.count, 2, "Vaduz → Balzers has a second way along the Rhine")
-        let best = try XCTUnwrap(routes[0]["duration"] as? Double)
+        let best = routes[0].duration
         var geometries = Set<String>()
         for r in routes {
-            let duration = try XCTUnwrap(r["duration"] as? Double)
+            let duration = r.duration
             XCTAssertGreaterThanOrEqual(duration, best)
             XCTAssertLessThanOrEqual(duration, best * 1.26)
-            geometries.insert(try XCTUnwrap(r["geometry"] as? String))
-            let legs = try XCTUnwrap(r["legs"] as? [[String: Any]])
-            XCTAssertEqual(legs.count, 1)
+            guard case .polyline(let encoded)? = r.geometry else { return XCTFail("polyline6 geometry expected") }
+            geometries.insert(encoded)
+            XCTAssertEqual(r.legs.count, 1)
         }
         XCTAssertEqual(geometries.count, routes.count)
     }

@@ -1,0 +1,52 @@
+/// One line of `route-query trace`'s NDJSON: what a navigation SDK would report per fix.
+public enum TraceEvent: Encodable, Sendable {
+    /// Where the fix lies along the route being followed.
+    case progress(fix: Int, time: Double, location: LonLat, distanceAlong: Double, distanceRemaining: Double,
+                  distanceFromRoute: Double, offRoute: Bool)
+    /// The driver left the route at this fix.
+    case offRoute(fix: Int, time: Double, location: LonLat, distanceFromRoute: Double)
+    /// The new route from the fix to the destination (or why there is none).
+    case reroute(fix: Int, time: Double, route: RouteAnswer)
+    case done(fixes: Int, reroutes: Int)
+
+    enum CodingKeys: String, CodingKey {
+        case event, fix, time, location, distanceAlong, distanceRemaining, distanceFromRoute, offRoute, route, fixes, reroutes
+    }
+
+    /// The `event` field.
+    public var name: String {
+        switch self {
+        case .progress: return "progress"
+        case .offRoute: return "off-route"
+        case .reroute: return "reroute"
+        case .done: return "done"
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .event)
+        switch self {
+        case let .progress(fix, time, location, along, remaining, fromRoute, offRoute):
+            try c.encode(fix, forKey: .fix)
+            try c.encode(time, forKey: .time)
+            try c.encode(location, forKey: .location)
+            try c.encode(along, forKey: .distanceAlong)
+            try c.encode(remaining, forKey: .distanceRemaining)
+            try c.encode(fromRoute, forKey: .distanceFromRoute)
+            try c.encode(offRoute, forKey: .offRoute)
+        case let .offRoute(fix, time, location, fromRoute):
+            try c.encode(fix, forKey: .fix)
+            try c.encode(time, forKey: .time)
+            try c.encode(location, forKey: .location)
+            try c.encode(fromRoute, forKey: .distanceFromRoute)
+        case let .reroute(fix, time, route):
+            try c.encode(fix, forKey: .fix)
+            try c.encode(time, forKey: .time)
+            try c.encode(route, forKey: .route)
+        case let .done(fixes, reroutes):
+            try c.encode(fixes, forKey: .fixes)
+            try c.encode(reroutes, forKey: .reroutes)
+        }
+    }
+}
