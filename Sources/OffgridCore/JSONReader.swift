@@ -1,5 +1,5 @@
 /// Reads JSON text (RFC 8259) into a `JSONValue`, exactly: numbers with a fraction or exponent
-/// are correctly rounded doubles (Foundation's JSONSerialization on Linux rounds some decimals to
+/// are correctly rounded doubles (Foundation's JSON parser on Linux rounds some decimals to
 /// a neighbouring double, which would move coordinates between a manifest and the store), whole
 /// numbers that fit 64 bits stay integers. Hostile input is refused, never trusted: invalid
 /// UTF-8, nesting deeper than `maxDepth`, trailing bytes, and unpaired surrogates are errors.

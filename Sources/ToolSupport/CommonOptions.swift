@@ -17,19 +17,12 @@ public struct ProgressOptions: ParsableArguments {
     public var progressMode: ProgressMode { quiet && progress != .json ? .none : progress }
 }
 
-/// The options every long-running, multi-threaded tool shares: the progress options and
-/// `--threads`, the worker count.
-public struct CommonOptions: ParsableArguments {
-    @OptionGroup public var progressOptions: ProgressOptions
-
+/// `--threads`, the worker count, for commands that run on several cores.
+public struct ThreadOptions: ParsableArguments {
     @Option(help: "Worker threads (default: the number of cores).")
     public var threads: Int?
 
     public init() {}
-
-    public var progress: ProgressMode { progressOptions.progress }
-    public var quiet: Bool { progressOptions.quiet }
-    public var progressMode: ProgressMode { progressOptions.progressMode }
 
     /// The thread count to use: `--threads`, else the number of cores.
     public var threadCount: Int { max(1, threads ?? Parallel.activeProcessorCount) }
@@ -39,4 +32,20 @@ public struct CommonOptions: ParsableArguments {
             throw ValidationError("--threads must be between 1 and 1024, not \(threads)")
         }
     }
+}
+
+/// The options every long-running, multi-threaded tool shares: the progress options and
+/// `--threads`. Commands that have only one of the two take `ProgressOptions` or
+/// `ThreadOptions` alone, so no command accepts a flag it ignores.
+public struct CommonOptions: ParsableArguments {
+    @OptionGroup public var progressOptions: ProgressOptions
+    @OptionGroup public var threadOptions: ThreadOptions
+
+    public init() {}
+
+    public var progress: ProgressMode { progressOptions.progress }
+    public var quiet: Bool { progressOptions.quiet }
+    public var progressMode: ProgressMode { progressOptions.progressMode }
+    public var threads: Int? { threadOptions.threads }
+    public var threadCount: Int { threadOptions.threadCount }
 }

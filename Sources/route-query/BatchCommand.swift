@@ -23,7 +23,7 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Include the full route in every answer.") var full = false
     @Flag(help: "Answer with the travel time only (no path: the fastest kind of query).") var durationOnly = false
     @Flag(help: "Latency percentiles and throughput on stderr.") var stats = false
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var common: ThreadOptions
 
     func run() throws {
         let data = try graph.load()

@@ -16,7 +16,7 @@ struct InstallCommand: ParsableCommand {
         """)
 
     @OptionGroup var location: StoreLocation
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var common: ProgressOptions
     @Argument(help: ArgumentHelp("The region directory (region.json and packs/).", valueName: "region-dir")) var regionDir: String
     @Option(help: "Region id instead of region.json's.") var id: String?
     @Flag(help: "Install an expired region, and keep stored packs past their expiry instead of copying them again.") var acceptExpired = false

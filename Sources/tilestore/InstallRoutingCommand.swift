@@ -17,7 +17,7 @@ struct InstallRoutingCommand: ParsableCommand {
         """)
 
     @OptionGroup var location: StoreLocation
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var common: ProgressOptions
     @Argument(help: ArgumentHelp("The routing pack (tilepack-build routing).", valueName: "pack")) var pack: String
     @Option(help: "The region the pack belongs to.") var regionId: String
     @Option(help: "The region's expiry (ISO 8601 date or date-time).") var expires: String?

@@ -39,7 +39,7 @@ struct StoreOptions: ParsableArguments {
     func path() throws -> String { try location.path() }
 }
 
-/// `--store DIR` alone, for the commands whose `--quiet` comes with `--progress` (`CommonOptions`).
+/// `--store DIR` alone, for the commands whose `--quiet` comes with `--progress` (`ProgressOptions`).
 struct StoreLocation: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The store directory (created by the first install).", valueName: "dir"))
     var store: String?
