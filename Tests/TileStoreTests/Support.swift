@@ -1,7 +1,7 @@
 import OffgridCore
 import Foundation
 import MapPacks
-import Packs
+import RoutingPacks
 import StylePacks
 @testable import TileStore
 import TileSources
