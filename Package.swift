@@ -82,6 +82,6 @@ let package = Package(
         .testTarget(name: "StylePacksTests", dependencies: ["TestSupport", "StylePacks", "PackContainer", "OffgridCore"]),
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "MapPacks", "StylePacks", "RoutingPacks", "OffgridCore", "TileSources", "ToolSupport"]),
         .testTarget(name: "RoutingPacksTests", dependencies: ["TestSupport", "RoutingPacks", "PackContainer", "OffgridCore", "ToolSupport"]),
-        .testTarget(name: "PackContainerTests", dependencies: ["TestSupport", "PackContainer", "OffgridCore"]),
+        .testTarget(name: "PackContainerTests", dependencies: ["TestSupport", "PackContainer", "RoutingPacks", "MapPacks", "StylePacks", "TileSources", "OffgridCore"]),
     ]
 )
