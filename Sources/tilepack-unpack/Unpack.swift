@@ -45,7 +45,7 @@ struct Unpack: ParsableCommand {
         let reader = try RoutingPackReader(path: pack)
         let reporter = ProgressReporter(mode: common.progressMode, label: "unpack", totalBytes: reader.totalCompressedBytes,
                                         totalItems: reader.tileCount)
-        let summary = try RoutingPackUnpacker.unpack(reader, outputDir: output, replace: replace,
+        let summary = try RoutingPackUnpacker.unpack(reader, outputDir: output, replace: replace, threads: common.threadCount,
                                                      progress: reporter)
         StdIO.out(try JSONEncoding.string(summary, pretty: true) + "\n")
     }
