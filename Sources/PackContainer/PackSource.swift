@@ -57,8 +57,8 @@ enum PackSource {
     }
 }
 
-/// "0x0000abcd", for checksum messages.
-func hex32(_ v: UInt32) -> String {
+/// "0x0000abcd", for checksum messages (every pack kind uses it).
+public func hex32(_ v: UInt32) -> String {
     let digits = String(v, radix: 16)
     return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
 }

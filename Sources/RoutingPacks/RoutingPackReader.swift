@@ -68,8 +68,3 @@ public final class RoutingPackReader: @unchecked Sendable {
         try pack.entryBytes(key: RoutingPackFormat.key(id))
     }
 }
-
-func hex(_ v: UInt32) -> String {
-    let digits = String(v, radix: 16)
-    return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
-}

@@ -1,11 +1,6 @@
 import OffgridCore
 import PackContainer
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A style pack read into memory and validated completely: the container's checks (`PackReader`),
 /// the style header and its resource table, and the CRC32 and SHA-256 of every resource. Any problem is an `InputError` naming the file,
@@ -58,7 +53,7 @@ public final class StylePack: @unchecked Sendable {
 
     /// Reads and validates the pack at `path`.
     public convenience init(path: String) throws {
-        try self.init(bytes: Self.readFile(path), name: path)
+        try self.init(bytes: FileTools.readFile(path, maxBytes: StylePackFormat.maxFileSize), name: path)
     }
 
     /// Validates a pack already in memory; `name` is used in errors. The container checks the
@@ -127,30 +122,5 @@ public final class StylePack: @unchecked Sendable {
     /// Glyph ranges of one font stack, ascending.
     public func glyphRanges(of fontStack: String) -> [Resource] {
         resources.filter { $0.kind == .glyphRange && $0.info.group == fontStack }
-    }
-
-    static func readFile(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw InputError(file: path, "cannot open: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw InputError(file: path, "cannot stat: \(String(cString: strerror(errno)))") }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw InputError(file: path, "not a regular file") }
-        let size = Int(st.st_size)
-        guard size <= StylePackFormat.maxFileSize else {
-            throw InputError(file: path, "style pack of \(size) bytes is over the \(StylePackFormat.maxFileSize >> 30) GiB limit")
-        }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                if n == 0 { bytes.removeSubrange(done...); break }  // shrank while reading
-                throw InputError(file: path, offset: done, "cannot read: \(String(cString: strerror(errno)))")
-            }
-            done += n
-        }
-        return bytes
     }
 }
