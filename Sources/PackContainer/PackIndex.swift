@@ -72,9 +72,22 @@ public struct PackIndex: Sendable {
         }
         func u64() -> UInt64 { UInt64(u32()) | UInt64(u32()) << 32 }
         var nextData = dataOffset
-        // Extent of each stored blob -> the entry that stored it, for deduplicated repeats.
-        struct Extent: Hashable { var offset: Int, length: Int }
-        var blobAt: [Extent: Int] = [:]
+        // Entries that stored a new blob, in ascending offset order: a repeat is found by binary
+        // search (no hashing per entry; most entries are new blobs and find nothing).
+        var blobEntries: [Int] = []
+        func storedBlob(offset: Int, length: Int) -> Int? {
+            var lo = 0, hi = blobEntries.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if index.offsets[blobEntries[mid]] < offset { lo = mid + 1 } else { hi = mid }
+            }
+            // Zero-length blobs share their offset with the next blob: scan the (few) equal offsets.
+            while lo < blobEntries.count, index.offsets[blobEntries[lo]] == offset {
+                if index.lengths[blobEntries[lo]] == length { return blobEntries[lo] }
+                lo += 1
+            }
+            return nil
+        }
         let tail = PackLayout.entryFixedSize - 2 + (kind.hasSHA256 ? 32 : 0)
         for i in 0..<count {
             let at = indexOffset + p
@@ -113,12 +126,12 @@ public struct PackIndex: Sendable {
                 throw fail("\(name): \(length) bytes at \(offset) are outside the data section \(dataOffset)..<\(fileSize)")
             }
             let o = Int(offset), n = Int(length)
-            if let first = blobAt[Extent(offset: o, length: n)] {
+            if let first = storedBlob(offset: o, length: n) {
                 guard index.crcs[first] == crc, index.rawLengths[first] == Int(rawLength) else {
                     throw fail("\(name): shares the data at \(offset) with entry \(first) but not its checksum and length")
                 }
             } else if o == nextData {
-                blobAt[Extent(offset: o, length: n)] = i
+                blobEntries.append(i)
                 nextData += n
                 index.uniqueBlobs += 1
             } else {
