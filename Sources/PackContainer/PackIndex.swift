@@ -100,42 +100,43 @@ public struct PackIndex: Sendable {
             guard bytes.count - p >= keyLength + tail else { throw fail("the index ends inside the entry") }
             let key = bytes[(base + p)..<(base + p + keyLength)]
             p += keyLength
-            let name = kind.describeKey(key)
+            // Only on failure: formatting a name per entry would cost an allocation each.
+            func name() -> String { kind.describeKey(key) }
             if i > 0 {
                 guard index.key(i - 1).lexicographicallyPrecedes(key) else {
-                    throw fail("\(name): keys are not strictly ascending")
+                    throw fail("\(name()): keys are not strictly ascending")
                 }
             }
             let offset = u64(), length = u64(), rawLength = u64(), crc = u32()
             guard rawLength <= UInt64(kind.maxEntryLength) else {
-                throw fail("\(name): content length \(rawLength) exceeds the \(kind.maxEntryLength)-byte limit")
+                throw fail("\(name()): content length \(rawLength) exceeds the \(kind.maxEntryLength)-byte limit")
             }
             if kind.compressed {
                 guard length >= UInt64(PackLayout.minCompressedLength) else {
-                    throw fail("\(name): compressed length \(length) is too small for a zlib stream")
+                    throw fail("\(name()): compressed length \(length) is too small for a zlib stream")
                 }
                 // Division, not multiplication: a hostile length must not overflow. rawLength is capped above.
                 let ratio = UInt64(PackLayout.maxCompressionRatio)
                 guard (rawLength + ratio - 1) / ratio <= length else {
-                    throw fail("\(name): content length \(rawLength) is impossible for \(length) compressed bytes")
+                    throw fail("\(name()): content length \(rawLength) is impossible for \(length) compressed bytes")
                 }
             } else {
-                guard length == rawLength else { throw fail("\(name): stored length \(length) differs from content length \(rawLength) in an uncompressed pack") }
+                guard length == rawLength else { throw fail("\(name()): stored length \(length) differs from content length \(rawLength) in an uncompressed pack") }
             }
             guard offset >= UInt64(dataOffset), offset <= UInt64(fileSize), length <= UInt64(fileSize) - offset else {
-                throw fail("\(name): \(length) bytes at \(offset) are outside the data section \(dataOffset)..<\(fileSize)")
+                throw fail("\(name()): \(length) bytes at \(offset) are outside the data section \(dataOffset)..<\(fileSize)")
             }
             let o = Int(offset), n = Int(length)
             if let first = storedBlob(offset: o, length: n) {
                 guard index.crcs[first] == crc, index.rawLengths[first] == Int(rawLength) else {
-                    throw fail("\(name): shares the data at \(offset) with entry \(first) but not its checksum and length")
+                    throw fail("\(name()): shares the data at \(offset) with entry \(first) but not its checksum and length")
                 }
             } else if o == nextData {
                 blobEntries.append(i)
                 nextData += n
                 index.uniqueBlobs += 1
             } else {
-                throw fail("\(name): data at \(offset) is neither the next blob (\(nextData)) nor an earlier identical one")
+                throw fail("\(name()): data at \(offset) is neither the next blob (\(nextData)) nor an earlier identical one")
             }
             index.keyBytes.append(contentsOf: key)
             index.keyEnds.append(index.keyBytes.count)
