@@ -38,23 +38,25 @@ let package = Package(
         .target(name: "OSMPBF", dependencies: ["OSMPBFProto", "CProtobufC", "OffgridCore"]),
         .target(name: "RoutingProfile", dependencies: ["OffgridCore"]),
         .target(name: "RoutingTiles", dependencies: ["OffgridCore", "TileMath", "OSMPBF", "RoutingProfile"]),
-        .target(name: "Packs", dependencies: ["OffgridCore", "TileMath"]),
+        // One pack container (preamble, header, sorted index, positioned single-entry reads) for every pack kind.
+        .target(name: "PackContainer", dependencies: ["OffgridCore"]),
+        .target(name: "RoutingPacks", dependencies: ["OffgridCore", "TileMath", "PackContainer"]),
         .target(name: "ContractionHierarchy", dependencies: ["OffgridCore"]),
         .target(name: "RoutingGraph", dependencies: ["OffgridCore", "TileMath", "RoutingTiles", "RoutingProfile",
-                                                     "Packs", "ContractionHierarchy"]),
+                                                     "RoutingPacks", "ContractionHierarchy"]),
 
         // Map tiles: MBTiles/PMTiles sources, tile covers, map packs by zoom band, style packs, the store.
         .target(name: "TileSources", dependencies: ["CSQLite", "CZlib", "OffgridCore", "TileMath"]),
-        .target(name: "MapPacks", dependencies: ["TileMath", "TileSources", "OffgridCore"]),
+        .target(name: "MapPacks", dependencies: ["TileMath", "TileSources", "OffgridCore", "PackContainer"]),
         // Predictive caching: the regions a route makes likely next (map region + routing polygons).
         .target(name: "PredictiveCaching", dependencies: ["TileMath", "OffgridCore"]),
-        .target(name: "StylePacks", dependencies: ["OffgridCore"]),
-        .target(name: "TileStore", dependencies: ["CSQLite", "MapPacks", "StylePacks", "Packs", "OffgridCore"]),
+        .target(name: "StylePacks", dependencies: ["OffgridCore", "PackContainer"]),
+        .target(name: "TileStore", dependencies: ["CSQLite", "MapPacks", "StylePacks", "RoutingPacks", "OffgridCore", "TileMath"]),
         .target(name: "RouteQuery", dependencies: ["RoutingGraph", "ContractionHierarchy", "TileMath", "OffgridCore"]),
 
         // Thin executables.
         .executableTarget(name: "tilepack-build", dependencies: [
-            "OSMPBF", "RoutingTiles", "RoutingProfile", "Packs", "TileMath", "ToolSupport", "MapPacks", "PredictiveCaching", "TileSources", "StylePacks",
+            "OSMPBF", "RoutingTiles", "RoutingProfile", "RoutingPacks", "TileMath", "ToolSupport", "MapPacks", "PredictiveCaching", "TileSources", "StylePacks",
             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "route-graph", dependencies: [
             "RoutingGraph", "RoutingProfile", "ContractionHierarchy", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -63,7 +65,7 @@ let package = Package(
         .executableTarget(name: "tilestore", dependencies: [
             "TileStore", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilepack-unpack", dependencies: [
-            "Packs", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            "RoutingPacks", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // Tests: one target per module, on the real sample data; TestSupport holds what they share.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -71,18 +73,19 @@ let package = Package(
         .testTarget(name: "TileMathTests", dependencies: ["TestSupport", "TileMath", "OffgridCore"]),
         .testTarget(name: "OSMPBFTests", dependencies: ["TestSupport", "OSMPBF", "OffgridCore", "ToolSupport"]),
         .testTarget(name: "RoutingProfileTests", dependencies: ["RoutingProfile", "OffgridCore"]),
-        .testTarget(name: "RoutingTilesTests", dependencies: ["TestSupport", "RoutingTiles", "Packs", "OSMPBF", "TileMath", "OffgridCore", "RoutingProfile"]),
+        .testTarget(name: "RoutingTilesTests", dependencies: ["TestSupport", "RoutingTiles", "RoutingPacks", "OSMPBF", "TileMath", "OffgridCore", "RoutingProfile"]),
         .testTarget(name: "ContractionHierarchyTests", dependencies: ["TestSupport", "ContractionHierarchy", "OffgridCore"]),
-        .testTarget(name: "RoutingGraphTests", dependencies: ["TestSupport", "RoutingGraph", "ContractionHierarchy", "RoutingTiles", "Packs",
+        .testTarget(name: "RoutingGraphTests", dependencies: ["TestSupport", "RoutingGraph", "ContractionHierarchy", "RoutingTiles", "RoutingPacks",
                                                              "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
         .testTarget(name: "RouteQueryTests", dependencies: ["TestSupport", "RouteQuery", "RoutingGraph", "ContractionHierarchy", "RoutingTiles",
-                                                           "Packs", "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
+                                                           "RoutingPacks", "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
         .testTarget(name: "TileSourcesTests", dependencies: ["TestSupport", "TileSources", "TileMath", "OffgridCore"]),
-        .testTarget(name: "MapPacksTests", dependencies: ["TestSupport", "MapPacks", "TileSources", "TileMath", "OffgridCore"]),
+        .testTarget(name: "MapPacksTests", dependencies: ["TestSupport", "MapPacks", "PackContainer", "TileSources", "TileMath", "OffgridCore"]),
         .testTarget(name: "PredictiveCachingTests", dependencies: ["TestSupport", "PredictiveCaching", "TileMath", "OffgridCore"]),
-        .testTarget(name: "StylePacksTests", dependencies: ["StylePacks", "OffgridCore"]),
-        .testTarget(name: "TileStoreTests", dependencies: ["TestSupport", "TileStore", "MapPacks", "StylePacks", "Packs", "OffgridCore", "TileSources", "ToolSupport"]),
+        .testTarget(name: "StylePacksTests", dependencies: ["TestSupport", "StylePacks", "PackContainer", "OffgridCore"]),
+        .testTarget(name: "TileStoreTests", dependencies: ["TestSupport", "TileStore", "MapPacks", "StylePacks", "RoutingPacks", "OffgridCore", "TileSources", "TileMath", "ToolSupport"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["TestSupport", "ToolSupport", "OffgridCore"]),
-        .testTarget(name: "PacksTests", dependencies: ["TestSupport", "Packs", "OffgridCore", "ToolSupport"]),
+        .testTarget(name: "RoutingPacksTests", dependencies: ["TestSupport", "RoutingPacks", "PackContainer", "OffgridCore", "ToolSupport"]),
+        .testTarget(name: "PackContainerTests", dependencies: ["TestSupport", "PackContainer", "RoutingPacks", "MapPacks", "StylePacks", "TileSources", "TileMath", "OffgridCore"]),
     ]
 )

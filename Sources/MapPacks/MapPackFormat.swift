@@ -2,6 +2,7 @@ import OffgridCore
 import Foundation
 import TileMath
 import TileSources
+import PackContainer
 
 /// What identifies a map pack: the band, the parent tile, the tileset and what its tiles are.
 /// Nothing else goes into a pack, so the same tiles give the same bytes whichever region, source
@@ -28,20 +29,74 @@ public struct MapPackHeader: Hashable, Sendable {
     public var relativePath: String { "packs/\(band)/\(fileName)" }
 }
 
-/// Layout constants of the map pack format (see docs/FORMATS.md, "Map tile pack").
+/// A map pack in the shared pack container (docs/FORMATS.md, "Map pack"), version 2: the header
+/// is `MapPackHeader`, each entry is one tile keyed by z (u8), x and y (big-endian u32), so that
+/// byte order is (z, x, y) order; tiles are stored as the source holds them, identical tiles once.
 public enum MapPackFormat {
     public static let magic: [UInt8] = Array("OGMPACK\0".utf8)
-    public static let version: UInt32 = 1
-    public static let preambleSize = 64
-    public static let indexEntrySize = 28
+    public static let version: UInt32 = 2
     public static let maxHeaderLength = 1 << 20
     public static let maxTiles = 1 << 24
     /// A tile larger than this is refused (by the builder and by readers).
     public static let maxTileBytes = 1 << 30
+    public static let keyLength = 9
+
+    public static let kind = PackKind(
+        name: "map pack", magic: "OGMPACK", version: version, compressed: false, hasSHA256: false,
+        maxHeaderLength: maxHeaderLength, maxEntries: maxTiles, maxKeyLength: keyLength, maxEntryLength: maxTileBytes,
+        describeKey: { key in coordinate(key).map { "tile \($0)" } ?? "tile key \(Array(key))" })
+
+    /// The 9-byte key of a tile.
+    public static func key(_ c: TileCoordinate) -> [UInt8] {
+        var k = [UInt8](repeating: 0, count: keyLength)
+        k[0] = UInt8(truncatingIfNeeded: c.z)
+        for i in 0..<4 {
+            k[4 - i] = UInt8(truncatingIfNeeded: c.x >> (8 * i))
+            k[8 - i] = UInt8(truncatingIfNeeded: c.y >> (8 * i))
+        }
+        return k
+    }
+
+    /// The tile of a key, or nil when the key is not 9 bytes.
+    public static func coordinate(_ key: ArraySlice<UInt8>) -> TileCoordinate? {
+        guard key.count == keyLength else { return nil }
+        let b = key.startIndex
+        let x = key[(b + 1)..<(b + 5)].reduce(0) { $0 << 8 | Int($1) }
+        let y = key[(b + 5)..<(b + 9)].reduce(0) { $0 << 8 | Int($1) }
+        return TileCoordinate(z: Int(key[b]), x: x, y: y)
+    }
+
+    static func encodeHeader(_ header: MapPackHeader) -> [UInt8] {
+        var h = ByteWriter()
+        h.u8(UInt8(header.band.minZoom)); h.u8(UInt8(header.band.maxZoom))
+        h.u8(header.tileType.rawValue); h.u8(header.tileCompression.rawValue)
+        h.u8(UInt8(header.parent.z)); h.u8(0); h.u8(0); h.u8(0)
+        h.u32(UInt32(header.parent.x)); h.u32(UInt32(header.parent.y))
+        h.string(header.tilesetId)
+        return h.bytes
+    }
+
+    /// Parses and checks the header section; offsets in errors are relative to its start.
+    static func decodeHeader(_ bytes: [UInt8]) throws -> MapPackHeader {
+        var hr = ByteReader(bytes)
+        let bandMin = Int(try hr.u8()), bandMax = Int(try hr.u8())
+        guard let type = TileType(rawValue: try hr.u8()) else { throw BinaryFormatError(offset: 2, "unknown tile type") }
+        guard let compression = TileCompression(rawValue: try hr.u8()) else { throw BinaryFormatError(offset: 3, "unknown tile compression") }
+        let pz = Int(try hr.u8())
+        guard try hr.u8() == 0, try hr.u8() == 0, try hr.u8() == 0 else { throw BinaryFormatError(offset: 5, "non-zero reserved bytes") }
+        let parent = TileCoordinate(z: pz, x: Int(try hr.u32()), y: Int(try hr.u32()))
+        let tilesetId = try hr.string()
+        guard hr.isAtEnd else { throw BinaryFormatError(offset: hr.offset, "header section has trailing bytes") }
+        guard bandMin <= bandMax, bandMax <= 30, pz == bandMin, parent.isValid else {
+            throw BinaryFormatError(offset: 0, "bad band \(bandMin)-\(bandMax) or parent tile \(parent)")
+        }
+        return MapPackHeader(band: ZoomBand(bandMin, bandMax), parent: parent, tilesetId: tilesetId,
+                             tileType: type, tileCompression: compression)
+    }
 }
 
-/// Encodes map packs. Tiles are sorted by (z, x, y); identical tile bytes are stored once (the
-/// first occurrence in index order), and later index entries point at them.
+/// Encodes map packs through the pack container. Tiles are sorted by (z, x, y); identical tile
+/// bytes are stored once (the first occurrence in index order), and later entries point at them.
 public enum MapPackWriter {
     public struct Stats: Sendable {
         public var tiles: Int
@@ -51,8 +106,9 @@ public enum MapPackWriter {
         public var fileBytes: Int
     }
 
-    /// The pack's bytes. `tiles` may come in any order; coordinates must be distinct and inside
-    /// the parent's subtree within the band (a programming error otherwise).
+    /// The pack's bytes. `tiles` may come in any order; coordinates must be distinct, inside
+    /// the parent's subtree within the band and under the container's limits (a programming
+    /// error otherwise: the builder checks sizes and counts first).
     public static func encode(header: MapPackHeader, tiles: [(TileCoordinate, ArraySlice<UInt8>)]) -> (bytes: [UInt8], stats: Stats) {
         let (prefix, blobs, stats) = encodeParts(header: header, tiles: tiles)
         var bytes = prefix
@@ -65,71 +121,27 @@ public enum MapPackWriter {
     /// (preamble, header, index), then the unique tiles in order — slices of the caller's
     /// buffers, so tile bytes are not copied again before they are written.
     public static func encodeParts(header: MapPackHeader, tiles: [(TileCoordinate, ArraySlice<UInt8>)]) -> (prefix: [UInt8], blobs: [ArraySlice<UInt8>], stats: Stats) {
-        let sorted = tiles.sorted { $0.0 < $1.0 }
-        var h = ByteWriter()
-        h.u8(UInt8(header.band.minZoom)); h.u8(UInt8(header.band.maxZoom))
-        h.u8(header.tileType.rawValue); h.u8(header.tileCompression.rawValue)
-        h.u8(UInt8(header.parent.z)); h.u8(0); h.u8(0); h.u8(0)
-        h.u32(UInt32(header.parent.x)); h.u32(UInt32(header.parent.y))
-        h.string(header.tilesetId)
-        let headerBytes = h.bytes
-        let indexOffset = (MapPackFormat.preambleSize + headerBytes.count + 7) / 8 * 8
-        let dataOffset = indexOffset + MapPackFormat.indexEntrySize * sorted.count
-
-        // Deduplicate: blobs keyed by (CRC32, length), bytes compared on a key match.
-        var dataLength = 0
-        var unique: [ArraySlice<UInt8>] = []
-        var blobs: [UInt64: [(offset: Int, blob: Int)]] = [:]
-        var index = ByteWriter(capacity: MapPackFormat.indexEntrySize * sorted.count)
-        var tileBytes = 0
-        for (c, bytes) in sorted {
+        for (c, _) in tiles {
             precondition(c.z >= header.band.minZoom && c.z <= header.band.maxZoom && c.ancestor(atZoom: header.parent.z) == header.parent,
                          "tile \(c) is not in pack \(header.relativePath)")
-            let crc = CRC32.checksum(bytes)
-            let key = UInt64(crc) << 32 | UInt64(UInt32(truncatingIfNeeded: bytes.count))
-            var offset = -1
-            if let candidates = blobs[key] {
-                for b in candidates where unique[b.blob].elementsEqual(bytes) {
-                    offset = b.offset
-                    break
-                }
-            }
-            if offset < 0 {
-                offset = dataLength
-                dataLength += bytes.count
-                blobs[key, default: []].append((offset, unique.count))
-                unique.append(bytes)
-            }
-            tileBytes += bytes.count
-            index.u8(UInt8(c.z)); index.u8(0); index.u8(0); index.u8(0)
-            index.u32(UInt32(c.x)); index.u32(UInt32(c.y))
-            index.u64(UInt64(dataOffset + offset)); index.u32(UInt32(bytes.count)); index.u32(crc)
         }
-        let fileSize = dataOffset + dataLength
-
-        var out = ByteWriter(capacity: dataOffset)
-        out.append(contentsOf: MapPackFormat.magic)
-        out.u32(MapPackFormat.version)
-        out.u32(0)
-        out.u64(UInt64(fileSize))
-        out.u32(UInt32(headerBytes.count))
-        out.u32(CRC32.checksum(headerBytes))
-        out.u32(UInt32(sorted.count))
-        out.u32(CRC32.checksum(index.bytes))
-        out.u64(UInt64(indexOffset))
-        out.u64(UInt64(dataOffset))
-        out.u32(UInt32(unique.count))
-        out.u32(CRC32.checksum(out.bytes))
-        out.append(contentsOf: headerBytes)
-        out.pad(to: 8)
-        out.append(contentsOf: index.bytes)
-        precondition(out.count == dataOffset)
-        return (out.bytes, unique, Stats(tiles: sorted.count, uniqueTiles: unique.count, tileBytes: tileBytes, fileBytes: fileSize))
+        let parts: PackWriter.Parts
+        do {
+            parts = try PackWriter.encodeParts(kind: MapPackFormat.kind, header: MapPackFormat.encodeHeader(header),
+                                               items: tiles.map { (MapPackFormat.key($0.0), $0.1) }, deduplicate: true)
+        } catch {
+            preconditionFailure("map pack \(header.relativePath): \(error)")
+        }
+        let stats = Stats(tiles: tiles.count, uniqueTiles: parts.uniqueBlobs,
+                          tileBytes: tiles.reduce(0) { $0 + $1.1.count }, fileBytes: parts.fileSize)
+        return (parts.prefix, parts.blobs, stats)
     }
 }
 
-/// Reads and verifies a map pack held in memory.
-public struct MapPackReader {
+/// Reads a map pack through the pack container: opening reads only the preamble, header and index
+/// (every structural check, plus each tile inside the pack's subtree and band); `tile(_:)` reads
+/// one tile by positioned read and checks its CRC32.
+public final class MapPackReader: @unchecked Sendable {
     public struct Entry: Hashable, Sendable {
         public var coordinate: TileCoordinate
         public var offset: Int
@@ -137,137 +149,66 @@ public struct MapPackReader {
         public var crc32: UInt32
     }
 
-    public let bytes: [UInt8]
     public let header: MapPackHeader
-    public let entries: [Entry]
-    public let uniqueTiles: Int
+    public let path: String
+    private let pack: PackReader
 
-    public init(path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(file: path, "cannot read the map pack")
-        }
+    public convenience init(path: String) throws {
+        try self.init(pack: PackReader(path: path, kind: MapPackFormat.kind))
+    }
+
+    /// A pack already in memory; `name` is used in errors.
+    public convenience init(bytes: [UInt8], name: String = "map pack") throws {
+        try self.init(pack: PackReader(bytes: bytes, name: name, kind: MapPackFormat.kind))
+    }
+
+    private init(pack: PackReader) throws {
+        self.pack = pack
+        path = pack.path
         do {
-            try self.init(bytes: [UInt8](data))
+            header = try MapPackFormat.decodeHeader(pack.headerBytes)
         } catch let e as BinaryFormatError {
-            throw InputError(file: path, offset: e.offset, e.message)
+            throw pack.headerError(offset: e.offset, e.message)
+        }
+        let index = pack.index
+        for i in 0..<index.count {
+            guard let c = MapPackFormat.coordinate(index.key(i)), c.isValid, c.z >= header.band.minZoom,
+                  c.z <= header.band.maxZoom, c.ancestor(atZoom: header.parent.z) == header.parent else {
+                throw InputError(file: path, offset: pack.indexOffset,
+                                 "index entry \(i): \(MapPackFormat.kind.describeKey(index.key(i))) is not in the pack's subtree and band")
+            }
         }
     }
 
-    /// Validation order: magic, version, preamble CRC, file size, offsets, header CRC and
-    /// fields, index CRC, then every entry (ascending coordinates inside the parent's subtree and
-    /// band; each offset either starts the next blob or repeats an earlier entry's blob).
-    public init(bytes: [UInt8]) throws {
-        self.bytes = bytes
-        guard !bytes.isEmpty else { throw BinaryFormatError(offset: 0, "empty file") }
-        guard bytes.starts(with: MapPackFormat.magic.prefix(min(bytes.count, 8))) else {
-            throw BinaryFormatError(offset: 0, "not a map pack")
+    public var tileCount: Int { pack.index.count }
+    /// Distinct stored tiles.
+    public var uniqueTiles: Int { pack.index.uniqueBlobs }
+    public var fileSize: Int { pack.fileSize }
+
+    /// Every entry in (z, x, y) order.
+    public var entries: [Entry] {
+        let index = pack.index
+        return (0..<index.count).map { i in
+            Entry(coordinate: MapPackFormat.coordinate(index.key(i))!, offset: index.offset(i),
+                  length: index.length(i), crc32: index.crc32(i))
         }
-        guard bytes.count >= MapPackFormat.preambleSize else { throw BinaryFormatError(offset: bytes.count, "truncated preamble") }
-        var r = ByteReader(bytes, offset: 8)
-        let version = try r.u32()
-        guard version == MapPackFormat.version else { throw BinaryFormatError(offset: 8, "unsupported map pack version \(version)") }
-        let storedCRC = UInt32(bytes[60]) | UInt32(bytes[61]) << 8 | UInt32(bytes[62]) << 16 | UInt32(bytes[63]) << 24
-        guard CRC32.checksum(bytes[0..<60]) == storedCRC else { throw BinaryFormatError(offset: 60, "preamble fails its CRC32 check") }
-        let flags = try r.u32()
-        let fileSize = try r.u64()
-        guard fileSize == UInt64(bytes.count) else {
-            throw BinaryFormatError(offset: 16, fileSize > UInt64(bytes.count) ? "truncated: \(bytes.count) of \(fileSize) bytes" : "unexpected bytes after the declared end")
-        }
-        guard flags == 0 else { throw BinaryFormatError(offset: 12, "unknown flags \(flags)") }
-        let headerLength = Int(try r.u32()), headerCRC = try r.u32()
-        let tileCount = Int(try r.u32()), indexCRC = try r.u32()
-        let indexOffset = try r.u64(), dataOffset = try r.u64()
-        uniqueTiles = Int(try r.u32())
-        guard headerLength <= MapPackFormat.maxHeaderLength, tileCount <= MapPackFormat.maxTiles else {
-            throw BinaryFormatError(offset: 24, "header or index too large")
-        }
-        let expectedIndex = (MapPackFormat.preambleSize + headerLength + 7) / 8 * 8
-        let expectedData = expectedIndex + MapPackFormat.indexEntrySize * tileCount
-        guard indexOffset == UInt64(expectedIndex), dataOffset == UInt64(expectedData), expectedData <= bytes.count else {
-            throw BinaryFormatError(offset: 40, "index or data offset disagrees with the header length and tile count")
-        }
-        let headerSlice = bytes[64..<(64 + headerLength)]
-        guard CRC32.checksum(headerSlice) == headerCRC else { throw BinaryFormatError(offset: 64, "header fails its CRC32 check") }
-        guard bytes[(64 + headerLength)..<expectedIndex].allSatisfy({ $0 == 0 }) else {
-            throw BinaryFormatError(offset: 64 + headerLength, "non-zero padding")
-        }
-        var hr = ByteReader(bytes, offset: 64)
-        let bandMin = Int(try hr.u8()), bandMax = Int(try hr.u8())
-        guard let type = TileType(rawValue: try hr.u8()) else { throw BinaryFormatError(offset: 66, "unknown tile type") }
-        guard let compression = TileCompression(rawValue: try hr.u8()) else { throw BinaryFormatError(offset: 67, "unknown tile compression") }
-        let pz = Int(try hr.u8())
-        guard try hr.u8() == 0, try hr.u8() == 0, try hr.u8() == 0 else { throw BinaryFormatError(offset: 69, "non-zero reserved bytes") }
-        let parent = TileCoordinate(z: pz, x: Int(try hr.u32()), y: Int(try hr.u32()))
-        let tilesetId = try hr.string()
-        guard hr.offset == 64 + headerLength else { throw BinaryFormatError(offset: hr.offset, "header section has trailing bytes") }
-        guard bandMin <= bandMax, bandMax <= 30, pz == bandMin, parent.isValid else {
-            throw BinaryFormatError(offset: 64, "bad band \(bandMin)-\(bandMax) or parent tile \(parent)")
-        }
-        header = MapPackHeader(band: ZoomBand(bandMin, bandMax), parent: parent, tilesetId: tilesetId,
-                               tileType: type, tileCompression: compression)
-        guard CRC32.checksum(bytes[expectedIndex..<expectedData]) == indexCRC else {
-            throw BinaryFormatError(offset: expectedIndex, "index fails its CRC32 check")
-        }
-        var ir = ByteReader(bytes, offset: expectedIndex)
-        var entries: [Entry] = []
-        entries.reserveCapacity(tileCount)
-        var end = expectedData
-        struct Blob: Hashable { var offset: Int, length: Int, crc: UInt32 }
-        var blobs = Set<Blob>()
-        var newBlobs = 0
-        for i in 0..<tileCount {
-            let at = ir.offset
-            let z = Int(try ir.u8())
-            guard try ir.u8() == 0, try ir.u8() == 0, try ir.u8() == 0 else { throw BinaryFormatError(offset: at + 1, "non-zero reserved bytes in index entry \(i)") }
-            let c = TileCoordinate(z: z, x: Int(try ir.u32()), y: Int(try ir.u32()))
-            let offset = try ir.u64(), length = Int(try ir.u32()), crc = try ir.u32()
-            guard c.isValid, z >= bandMin, z <= bandMax, c.ancestor(atZoom: pz) == parent else {
-                throw BinaryFormatError(offset: at, "index entry \(i): tile \(c) is not in the pack's subtree and band")
-            }
-            if let last = entries.last, !(last.coordinate < c) {
-                throw BinaryFormatError(offset: at, "index entry \(i): tiles are not in ascending (z, x, y) order")
-            }
-            guard offset <= UInt64(bytes.count) else { throw BinaryFormatError(offset: at + 12, "index entry \(i): offset past the end") }
-            let o = Int(offset)
-            let blob = Blob(offset: o, length: length, crc: crc)
-            if blobs.contains(blob) {
-                // An earlier identical tile.
-            } else if o == end {
-                guard length <= bytes.count - end else { throw BinaryFormatError(offset: at + 20, "index entry \(i): tile runs past the end") }
-                blobs.insert(blob)
-                newBlobs += 1
-                end += length
-            } else {
-                throw BinaryFormatError(offset: at + 12, "index entry \(i): offset is neither the next tile nor an earlier identical one")
-            }
-            entries.append(Entry(coordinate: c, offset: o, length: length, crc32: crc))
-        }
-        guard end == bytes.count else { throw BinaryFormatError(offset: end, "tile data does not end at the end of the file") }
-        guard newBlobs == uniqueTiles else { throw BinaryFormatError(offset: 56, "unique tile count disagrees with the index") }
-        self.entries = entries
     }
 
-    /// The tile's bytes, checked against its CRC32.
+    /// The tile's bytes, read on their own and checked against their CRC32.
     public func tile(_ e: Entry) throws -> ArraySlice<UInt8> {
-        let slice = bytes[e.offset..<(e.offset + e.length)]
-        guard CRC32.checksum(slice) == e.crc32 else {
-            throw BinaryFormatError(offset: e.offset, "tile \(e.coordinate) fails its CRC32 check")
+        guard let i = pack.find(MapPackFormat.key(e.coordinate)) else {
+            throw InputError(file: path, "tile \(e.coordinate) is not in this pack")
         }
-        return slice
+        return try pack.entryBytes(at: i)[...]
     }
 
+    /// The tile at `c`, or nil when the pack does not hold it.
     public func tile(_ c: TileCoordinate) throws -> ArraySlice<UInt8>? {
-        var lo = 0, hi = entries.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if entries[mid].coordinate < c { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo < entries.count, entries[lo].coordinate == c else { return nil }
-        return try tile(entries[lo])
+        try pack.entryBytes(key: MapPackFormat.key(c)).map { $0[...] }
     }
 
     /// Verifies every tile's CRC32.
     public func verify() throws {
-        for e in entries { _ = try tile(e) }
+        try pack.verifyAll()
     }
 }

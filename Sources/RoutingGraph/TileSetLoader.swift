@@ -1,5 +1,5 @@
 import Foundation
-import Packs
+import RoutingPacks
 import RoutingTiles
 import OffgridCore
 

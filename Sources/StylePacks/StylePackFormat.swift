@@ -1,27 +1,33 @@
-/// The style pack container: one file holding a GL style and every resource it needs offline
-/// (sprite sheets, glyph ranges), with an index of paths, offsets, lengths, CRC32s and SHA-256s.
-/// Layout, byte by byte, in docs/FORMATS.md ("Style pack"). Written by `StylePackWriter`,
-/// read by `StylePack`.
+import PackContainer
+
+/// A style pack in the shared pack container (docs/FORMATS.md, "Style pack"), version 2: one
+/// file holding a GL style and every resource it needs offline (sprite sheets, glyph ranges).
+/// The header is `StylePackHeader`; each entry is one resource keyed by its path (UTF-8), with
+/// the CRC32 and SHA-256 of its bytes. Written by `StylePackWriter`, read by `StylePack`.
 public enum StylePackFormat {
     /// `OGSTYLE\0`.
     public static let magic: [UInt8] = Array("OGSTYLE".utf8) + [0]
-    public static let version: UInt32 = 1
-    public static let preambleLength = 64
+    public static let version: UInt32 = 2
 
     /// Bounds a reader enforces before allocating anything.
     public static let maxHeaderLength = 16 << 20
-    public static let maxIndexLength = 64 << 20
+    public static let maxResources = 1 << 20
+    public static let maxPathLength = 4096
     /// Whole packs are read into memory; style packs are megabytes, not gigabytes.
     public static let maxFileSize = 1 << 30
     /// One resource (a sprite sheet, a glyph range, the style).
     public static let maxResourceLength = 256 << 20
-    /// Fixed bytes of an index entry plus its three string lengths: the smallest entry.
-    public static let minIndexEntryLength = 60 + 3 * 4
     /// Sprite pixel ratios a pack may hold (`@2x`, `@3x`, `@4x`).
     public static let pixelRatioRange: ClosedRange<Int> = 1...4
 
     /// The reserved path of the style JSON resource.
     public static let stylePath = "style.json"
+
+    public static let kind = PackKind(
+        name: "style pack", magic: "OGSTYLE", version: version, compressed: false, hasSHA256: true,
+        maxHeaderLength: maxHeaderLength, maxEntries: maxResources, maxKeyLength: maxPathLength,
+        maxEntryLength: maxResourceLength,
+        describeKey: { "resource \"\(String(decoding: $0, as: UTF8.self))\"" })
 }
 
 /// What a resource is. The raw value is the index entry's `kind` byte. Entries come in `section`

@@ -1,4 +1,5 @@
 import Foundation
+import TileMath
 
 /// The exact web-mercator tile cover of a `Region`: a tile is in the cover at its zoom iff
 /// the region (closed: polygon interiors and rings, circles and corridors with their rims) meets

@@ -1,6 +1,6 @@
 import OffgridCore
 import Foundation
-import Packs
+import RoutingPacks
 
 /// Options of `install-routing` besides `InstallOptions`.
 public struct RoutingInstallOptions {

@@ -1,6 +1,8 @@
 import OffgridCore
+import TileMath
 import Foundation
 import MapPacks
+import TileSources
 
 extension TileStore {
     /// `get Z X Y --tileset NAME`: the bytes of a tile, as the tileset stores them (e.g. gzipped
@@ -27,6 +29,8 @@ extension TileStore {
               AND o.parent_z = o.band_min AND o.parent_x = (?3 >> (?2 - o.band_min)) AND o.parent_y = (?4 >> (?2 - o.band_min))
             ORDER BY used DESC, o.installed_at DESC, o.sha256
             """, [.text(name), .int(z), .int(x), .int(y)]) { $0.text(0) }
+        // Opening a pack reads its preamble, header and index only; the tile is one positioned read.
+        let coordinate = TileCoordinate(z: z, x: x, y: y)
         for path in candidates {
             let full = files.absolute(path)
             let reader: MapPackReader
@@ -36,18 +40,10 @@ extension TileStore {
                 if !FileManager.default.fileExists(atPath: full) { continue }   // evicted meanwhile
                 throw error
             }
-            // Entries are sorted by (z, x, y).
-            let entries = reader.entries
-            var lo = 0, hi = entries.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                let e = entries[mid].coordinate
-                if (e.z, e.x, e.y) < (z, x, y) { lo = mid + 1 } else { hi = mid }
-            }
-            guard lo < entries.count, entries[lo].coordinate.z == z, entries[lo].coordinate.x == x, entries[lo].coordinate.y == y else { continue }
             do {
-                return (try reader.tile(entries[lo]), path, name)
-            } catch let e as BinaryFormatError {
+                guard let bytes = try reader.tile(coordinate) else { continue }
+                return (bytes, path, name)
+            } catch let e as InputError {
                 throw InputError(file: full, offset: e.offset, "\(e.message) (run tilestore verify)")
             }
         }

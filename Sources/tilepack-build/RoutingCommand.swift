@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import OSMPBF
-import Packs
+import RoutingPacks
 import RoutingProfile
 import RoutingTiles
 import TileMath

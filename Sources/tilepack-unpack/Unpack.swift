@@ -1,5 +1,5 @@
 import ArgumentParser
-import Packs
+import RoutingPacks
 import OffgridCore
 import ToolSupport
 
@@ -34,25 +34,19 @@ struct Unpack: ParsableCommand {
         """)
     var replace = false
 
-    @Option(name: .long, help: ArgumentHelp("Progress on stderr: auto (a bar on terminals), json (NDJSON events) or none.",
-                                            valueName: "mode"))
-    var progress: ProgressMode = .auto
-
-    @Flag(name: .long, help: "No progress bar (explicit --progress json still reports).")
-    var quiet = false
+    @OptionGroup var common: CommonOptions
 
     mutating func validate() throws {
         if output.isEmpty { throw ValidationError("--output must not be empty") }
     }
 
     func run() throws {
-        let mode: ProgressMode = quiet && progress == .auto ? .none : progress
         // Progress totals come from the pack's index, so the pack is opened first.
         let reader = try RoutingPackReader(path: pack)
-        let reporter = ProgressReporter(mode: mode, label: "unpack", totalBytes: reader.totalCompressedBytes,
+        let reporter = ProgressReporter(mode: common.progressMode, label: "unpack", totalBytes: reader.totalCompressedBytes,
                                         totalItems: reader.tileCount)
-        let summary = try RoutingPackUnpacker.unpack(reader, outputDir: output, replace: replace,
+        let summary = try RoutingPackUnpacker.unpack(reader, outputDir: output, replace: replace, threads: common.threadCount,
                                                      progress: reporter)
-        JSONOutput.printStdout(summary.jsonObject)
+        StdIO.out(try JSONEncoding.string(summary, pretty: true) + "\n")
     }
 }

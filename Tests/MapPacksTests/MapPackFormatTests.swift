@@ -59,4 +59,30 @@ final class MapPackFormatTests: XCTestCase {
             } catch {}
         }
     }
+
+    func testKeysSortLikeCoordinatesAndOneTileIsReadAlone() throws {
+        let p = header.parent
+        let coordinates = [TileCoordinate(z: 12, x: 2 * p.x + 1, y: 2 * p.y), TileCoordinate(z: 12, x: 2 * p.x, y: 2 * p.y + 1), p]
+        let keys = coordinates.map(MapPackFormat.key)
+        XCTAssertEqual(keys.sorted { $0.lexicographicallyPrecedes($1) }.map { MapPackFormat.coordinate($0[...]) },
+                       coordinates.sorted())
+        XCTAssertEqual(MapPackFormat.key(TileCoordinate(z: 14, x: 0x0102_0304, y: 5)), [14, 1, 2, 3, 4, 0, 0, 0, 5])
+
+        // A damaged tile in a pack file: the others still read, the damaged one is named.
+        var (bytes, _) = MapPackWriter.encode(header: header, tiles: tiles())
+        let intact = try MapPackReader(bytes: bytes)
+        let deep = try XCTUnwrap(intact.entries.first { $0.coordinate.z == 14 && $0.length == 4 })
+        bytes[deep.offset + 1] ^= 0x08
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mappack-\(getpid()).pack").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try MapPackReader(path: path)
+        for e in reader.entries where e.coordinate != deep.coordinate { XCTAssertNotNil(try reader.tile(e.coordinate)) }
+        XCTAssertThrowsError(try reader.tile(deep.coordinate)) { error in
+            let e = error as? InputError
+            XCTAssertEqual(e?.file, path)
+            XCTAssertEqual(e?.offset, deep.offset)
+            XCTAssertTrue("\(error)".contains("tile \(deep.coordinate): content fails its CRC32 check"), "\(error)")
+        }
+    }
 }

@@ -2,7 +2,7 @@ import OffgridCore
 import ContractionHierarchy
 import OSMPBF
 import Foundation
-import Packs
+import RoutingPacks
 import RoutingGraph
 import RoutingProfile
 import RoutingTiles

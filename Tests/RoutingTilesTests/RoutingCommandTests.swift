@@ -1,5 +1,5 @@
 import Foundation
-import Packs
+import RoutingPacks
 import XCTest
 
 /// `tilepack-build routing` as a user runs it: summary, limits, errors, atomic output.

@@ -1,7 +1,7 @@
 import OffgridCore
 import Foundation
 import OSMPBF
-import Packs
+import RoutingPacks
 import RoutingTiles
 import TileMath
 import XCTest

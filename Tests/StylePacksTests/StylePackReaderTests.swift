@@ -37,7 +37,7 @@ final class StylePackReaderTests: XCTestCase {
             assertThrows(["x.stylepack"]) { _ = try open(Array(bytes[0..<cut])) }
         }
         assertThrows(["x.stylepack at byte 0: empty file"]) { _ = try open([]) }
-        assertThrows(["truncated: the file has \(bytes.count - 1) bytes, the preamble declares \(bytes.count)"]) {
+        assertThrows(["truncated: file has \(bytes.count - 1) bytes, the pack declares \(bytes.count)"]) {
             _ = try open(Array(bytes.dropLast()))
         }
         assertThrows(["unexpected bytes after the declared end"]) { _ = try open(bytes + [0]) }
@@ -49,111 +49,117 @@ final class StylePackReaderTests: XCTestCase {
         let target = try XCTUnwrap(pack.resource(named: "glyphs/F/256-511.pbf"))
         var damaged = bytes
         damaged[target.offset + 3] ^= 0x40
-        assertThrows(["x.stylepack at byte \(target.offset): resource \"glyphs/F/256-511.pbf\" fails its CRC32 check"]) {
+        assertThrows(["x.stylepack at byte \(target.offset): resource \"glyphs/F/256-511.pbf\": content fails its CRC32 check"]) {
             _ = try open(damaged)
         }
         // The same change with a matching CRC32 (a collision, or a careless repair): the SHA-256 catches it.
-        let indexStart = 64 + readU32(bytes, at: 24)
         var patched = damaged
-        let entry = try XCTUnwrap(indexEntryOffset(patched, path: "glyphs/F/256-511.pbf"))
-        putU32(&patched, at: indexStart + entry + 24, CRC32.checksum(Array(patched[target.offset..<(target.offset + target.length)])))
-        assertThrows(["resource \"glyphs/F/256-511.pbf\" fails its SHA-256 check"]) { _ = try open(resealed(patched)) }
+        let entry = try XCTUnwrap(indexEntry(patched, path: "glyphs/F/256-511.pbf"))
+        putU32(&patched, at: entry.fields + 24, CRC32.checksum(Array(patched[target.offset..<(target.offset + target.length)])))
+        assertThrows(["resource \"glyphs/F/256-511.pbf\": content fails its SHA-256 check"]) { _ = try open(sealed(patched)) }
 
         // A flipped byte in the sprite sheet and in the style.
         let sheet = try XCTUnwrap(pack.resource(named: "sprite@2x.png"))
         damaged = bytes
         damaged[sheet.offset + sheet.length - 1] ^= 1
-        assertThrows(["resource \"sprite@2x.png\" fails its CRC32 check"]) { _ = try open(damaged) }
+        assertThrows(["resource \"sprite@2x.png\": content fails its CRC32 check"]) { _ = try open(damaged) }
         damaged = bytes
         damaged[pack.resources[0].offset] ^= 1
-        assertThrows(["resource \"style.json\" fails its CRC32 check"]) { _ = try open(damaged) }
+        assertThrows(["resource \"style.json\": content fails its CRC32 check"]) { _ = try open(damaged) }
     }
 
     func testFlippedBytesInPreambleHeaderAndIndex() throws {
         let bytes = try smallPack()
-        let headerLength = readU32(bytes, at: 24)
+        let indexStart = Self.indexStart(bytes)
         var b = bytes
         b[20] ^= 1
-        assertThrows(["at byte 60: preamble fails its CRC32 check"]) { _ = try open(b) }
+        assertThrows(["at byte 0: preamble fails its CRC32 check"]) { _ = try open(b) }
         b = bytes
         b[64 + 2] ^= 1
         assertThrows(["at byte 64: header fails its CRC32 check"]) { _ = try open(b) }
         b = bytes
-        b[64 + headerLength + 10] ^= 1
-        assertThrows(["at byte \(64 + headerLength): index fails its CRC32 check"]) { _ = try open(b) }
+        b[indexStart + 10] ^= 1
+        assertThrows(["at byte \(indexStart): index fails its CRC32 check"]) { _ = try open(b) }
         b = bytes
-        b[8] = 2
-        assertThrows(["unsupported style pack version 2"]) { _ = try open(b) }
+        b[8] = 3
+        assertThrows(["unsupported style pack version 3"]) { _ = try open(b) }
     }
 
     func testHugeCountsAreRefusedBeforeAllocating() throws {
         let bytes = try smallPack()
-        // Resource count far beyond what the index can hold.
         var b = bytes
         putU32(&b, at: 32, 0xFFFF_FFF0)
-        assertThrows(["at byte 32: resource count 4294967280 cannot fit in an index of"]) { _ = try open(resealed(b)) }
-        // Header and index lengths beyond their limits.
+        assertThrows(["at byte 32: 4294967280 entries exceed the limit"]) { _ = try open(sealed(b)) }
+        b = bytes
+        putU32(&b, at: 32, 2)
+        assertThrows(["at byte 36: index length", "cannot hold 2 entries"]) { _ = try open(sealed(b)) }
         b = bytes
         putU32(&b, at: 24, 0xFFFF_FFFF)
-        assertThrows(["at byte 24: header length 4294967295 over the 16 MiB limit"]) { _ = try open(resealed(b)) }
+        assertThrows(["at byte 24: header length 4294967295 exceeds"]) { _ = try open(sealed(b)) }
         b = bytes
         putU32(&b, at: 36, 0x7FFF_FFFF)
-        assertThrows(["at byte 36: index length 2147483647 over the 64 MiB limit"]) { _ = try open(resealed(b)) }
+        assertThrows(["at byte 36: index length 2147483647 cannot hold"]) { _ = try open(sealed(b)) }
         // A font stack count of 2^32 - 1 inside the header (after uri, createdBy, mode, ratios).
         b = bytes
         let uriLength = readU32(b, at: 64)
         let createdByAt = 64 + 4 + uriLength
         let countAt = createdByAt + 4 + readU32(b, at: createdByAt) + 1 + 1 + 2
         putU32(&b, at: countAt, 0xFFFF_FFFF)
-        assertThrows(["at byte \(countAt): header: count 4294967295 cannot fit"]) { _ = try open(resealed(b)) }
-        // A resource length running past the end (index entry 1's length field).
+        assertThrows(["at byte \(countAt): invalid header: count 4294967295 cannot fit"]) { _ = try open(sealed(b)) }
+        // A resource offset far past the end, and lengths that disagree.
         b = bytes
-        let indexStart = 64 + readU32(b, at: 24)
-        let entry1 = try XCTUnwrap(indexEntryOffset(b, path: "sprite.json"))
-        for i in 0..<8 { b[indexStart + entry1 + 16 + i] = 0x7F }
-        assertThrows(["index entry 1: resource \"sprite.json\": ", "run past the end of the file"]) { _ = try open(resealed(b)) }
+        let entry = try XCTUnwrap(indexEntry(b, path: "sprite.json"))
+        for i in 0..<8 { b[entry.fields + i] = 0x7F }
+        assertThrows(["resource \"sprite.json\": ", "outside the data section"]) { _ = try open(sealed(b)) }
+        b = bytes
+        for i in 0..<8 { b[entry.fields + 8 + i] = 0x7F }
+        assertThrows(["resource \"sprite.json\": stored length", "differs from content length"]) { _ = try open(sealed(b)) }
+        b = bytes
+        for i in 0..<8 { b[entry.fields + 8 + i] = 0x7F; b[entry.fields + 16 + i] = 0x7F }
+        assertThrows(["resource \"sprite.json\": content length", "exceeds"]) { _ = try open(sealed(b)) }
     }
 
     func testHostilePathsAndEntriesAreRefused() throws {
         let bytes = try smallPack()
-        let indexStart = 64 + readU32(bytes, at: 24)
         func renamed(_ from: String, _ to: String) throws -> [UInt8] {
             XCTAssertEqual(from.utf8.count, to.utf8.count)
-            let entry = try XCTUnwrap(indexEntryOffset(bytes, path: from))
+            let at = try XCTUnwrap(headerPath(bytes, from))
             var b = bytes
-            for (i, byte) in to.utf8.enumerated() { b[indexStart + entry + 64 + i] = byte }
-            return resealed(b)
+            for (i, byte) in to.utf8.enumerated() { b[at + i] = byte }
+            return sealed(b)
         }
         // Paths a store would lay out on disk: no escaping the directory, no absolute paths.
-        assertThrows(["index entry 5: resource \"../../../0-255.pbf\": not a safe relative path"]) {
+        assertThrows(["resource 5 \"../../../0-255.pbf\": not a safe relative path"]) {
             _ = try open(try renamed("glyphs/F/0-255.pbf", "../../../0-255.pbf"))
         }
-        assertThrows(["resource \"/lyphs/F/0-255.pbf\": not a safe relative path"]) {
+        assertThrows(["resource 5 \"/lyphs/F/0-255.pbf\": not a safe relative path"]) {
             _ = try open(try renamed("glyphs/F/0-255.pbf", "/lyphs/F/0-255.pbf"))
         }
-        assertThrows(["resource \"glyphs/F/256-511.pbf\" appears twice"]) {
+        assertThrows(["\"glyphs/F/256-511.pbf\": appears twice"]) {
             _ = try open(try renamed("glyphs/F/512-767.pbf", "glyphs/F/256-511.pbf"))
         }
-        let e1 = try XCTUnwrap(indexEntryOffset(bytes, path: "sprite.json"))
+        let sprite = try XCTUnwrap(headerPath(bytes, "sprite.json")) - 4 - 8   // the entry's kind byte
         var b = bytes
-        b[indexStart + e1] = 9
-        assertThrows(["index entry 1: unknown kind 9"]) { _ = try open(resealed(b)) }
+        b[sprite] = 9
+        assertThrows(["resource 1 \"sprite.json\": unknown kind 9"]) { _ = try open(sealed(b)) }
         b = bytes
-        b[indexStart + e1] = StyleResourceKind.glyphRange.rawValue
-        assertThrows(["index entry 1: resource \"sprite.json\": a glyph range with pixel ratio 1"]) { _ = try open(resealed(b)) }
+        b[sprite] = StyleResourceKind.glyphRange.rawValue
+        assertThrows(["resource 1 \"sprite.json\": a glyph range with pixel ratio 1"]) { _ = try open(sealed(b)) }
         b = bytes
-        b[indexStart + e1 + 1] = 3
-        assertThrows(["index entry 1: resource \"sprite.json\": pixel ratio 3 is not one of the pack's [1, 2]"]) { _ = try open(resealed(b)) }
+        b[sprite + 1] = 3
+        assertThrows(["resource 1 \"sprite.json\": pixel ratio 3 is not one of the pack's [1, 2]"]) { _ = try open(sealed(b)) }
         b = bytes
-        b[indexStart] = StyleResourceKind.spriteIndex.rawValue
-        assertThrows(["index entry 0: resource \"style.json\": entry 0 must be the style"]) { _ = try open(resealed(b)) }
-        // A glyph range between the sprite files: out of order.
+        b[try XCTUnwrap(headerPath(bytes, "style.json")) - 12] = StyleResourceKind.spriteIndex.rawValue
+        assertThrows(["resource 0 \"style.json\": resource 0 must be the style"]) { _ = try open(sealed(b)) }
         b = bytes
-        let e4 = try XCTUnwrap(indexEntryOffset(bytes, path: "sprite@2x.png"))
-        b[indexStart + e1] = StyleResourceKind.glyphRange.rawValue
-        b[indexStart + e1 + 1] = 0
-        _ = e4
-        assertThrows(["index entry 1: resource \"sprite.json\": unknown font stack \"default\""]) { _ = try open(resealed(b)) }
+        b[sprite] = StyleResourceKind.glyphRange.rawValue
+        b[sprite + 1] = 0
+        assertThrows(["resource 1 \"sprite.json\": unknown font stack \"default\""]) { _ = try open(sealed(b)) }
+        // Header and index that disagree: a resource the index does not hold.
+        b = bytes
+        let key = try XCTUnwrap(indexEntry(bytes, path: "glyphs/F/0-255.pbf"))
+        b[key.fields - 2] = UInt8(ascii: "6")   // "…0-256.pbf": still sorted, now unknown to the header
+        assertThrows(["invalid header: resource \"glyphs/F/0-255.pbf\" is not in the index"]) { _ = try open(sealed(b)) }
     }
 
     func testOtherFilesAreNamed() throws {
@@ -166,20 +172,49 @@ final class StylePackReaderTests: XCTestCase {
         assertThrows(["\(dir): not a regular file"]) { _ = try StylePack(path: dir) }
     }
 
-    /// Offset (from the index start) of the entry whose path is `path`.
-    private func indexEntryOffset(_ bytes: [UInt8], path: String) -> Int? {
-        let indexStart = 64 + readU32(bytes, at: 24)
-        let count = readU32(bytes, at: 32)
-        var at = 0
-        for _ in 0..<count {
-            let pathLength = readU32(bytes, at: indexStart + at + 60)
-            let p = String(decoding: bytes[(indexStart + at + 64)..<(indexStart + at + 64 + pathLength)], as: UTF8.self)
-            if p == path { return at }
-            var next = at + 64 + pathLength
-            next += 4 + readU32(bytes, at: indexStart + next)   // url
-            next += 4 + readU32(bytes, at: indexStart + next)   // group
-            at = next
+    // MARK: - The container layout (docs/FORMATS.md), for surgery on real packs
+
+    private static func indexStart(_ bytes: [UInt8]) -> Int { (64 + readU32(bytes, at: 24) + 7) / 8 * 8 }
+
+    /// Recomputes the header, index and preamble CRC32s, so only content checks can catch a change.
+    private func sealed(_ pack: [UInt8]) -> [UInt8] {
+        var b = pack
+        let headerLength = readU32(b, at: 24), indexLength = readU32(b, at: 36)
+        let indexStart = Self.indexStart(b)
+        if 64 + headerLength <= b.count { putU32(&b, at: 28, CRC32.checksum(Array(b[64..<(64 + headerLength)]))) }
+        if indexStart + indexLength <= b.count { putU32(&b, at: 40, CRC32.checksum(Array(b[indexStart..<(indexStart + indexLength)]))) }
+        putU32(&b, at: 60, CRC32.checksum(Array(b[0..<60])))
+        return b
+    }
+
+    /// The index entry whose key is `path`: where its fixed fields (offset, length, …) start.
+    private func indexEntry(_ bytes: [UInt8], path: String) -> (start: Int, fields: Int)? {
+        var at = Self.indexStart(bytes)
+        for _ in 0..<readU32(bytes, at: 32) {
+            let keyLength = Int(bytes[at]) | Int(bytes[at + 1]) << 8
+            let key = String(decoding: bytes[(at + 2)..<(at + 2 + keyLength)], as: UTF8.self)
+            if key == path { return (at, at + 2 + keyLength) }
+            at += 2 + keyLength + 28 + 32
         }
         return nil
     }
+
+    /// Where the header's resource table spells `path` (its first length-prefixed occurrence).
+    private func headerPath(_ bytes: [UInt8], _ path: String) -> Int? {
+        var needle: [UInt8] = []
+        putU32(&needle, at: 0, UInt32(path.utf8.count), growing: true)
+        needle += Array(path.utf8)
+        let end = 64 + readU32(bytes, at: 24)
+        var i = 64
+        while i + needle.count <= end {
+            if bytes[i..<(i + needle.count)].elementsEqual(needle) { return i + 4 }
+            i += 1
+        }
+        return nil
+    }
+}
+
+private func putU32(_ bytes: inout [UInt8], at: Int, _ v: UInt32, growing: Bool) {
+    if bytes.count < at + 4 { bytes += [UInt8](repeating: 0, count: at + 4 - bytes.count) }
+    putU32(&bytes, at: at, v)
 }

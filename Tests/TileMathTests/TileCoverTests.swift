@@ -1,4 +1,5 @@
 import Foundation
+import TileMath
 @testable import TileMath
 import XCTest
 import TestSupport

@@ -1,6 +1,6 @@
 import OffgridCore
 import Foundation
-import Packs
+import RoutingPacks
 import StylePacks
 @testable import TileStore
 import TestSupport

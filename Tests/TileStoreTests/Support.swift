@@ -2,7 +2,7 @@ import OffgridCore
 import Foundation
 import MapPacks
 import TileMath
-import Packs
+import RoutingPacks
 import StylePacks
 @testable import TileStore
 import TileSources

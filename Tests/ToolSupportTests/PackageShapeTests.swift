@@ -14,7 +14,11 @@ final class PackageShapeTests: XCTestCase {
     func testNoLibraryDependsOnArgumentParser() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "dump-package", "--package-path", TestTools.repositoryRoot.path]
+        // Its own scratch path: the build directory is locked by the `swift test` running this.
+        let scratch = Scratch("dump-package")
+        defer { scratch.remove() }
+        process.arguments = ["swift", "package", "--package-path", TestTools.repositoryRoot.path,
+                             "--scratch-path", scratch.root, "dump-package"]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -1,4 +1,5 @@
 import OffgridCore
+import PackContainer
 import Foundation
 
 /// A directory made by `tilepack-unpack`: `manifest.json` plus one `<id>.tile` file per tile
@@ -42,7 +43,7 @@ public struct UnpackedRoutingDirectory {
         }
         let crc = CRC32.checksum(bytes)
         guard crc == entry.crc32 else {
-            throw InputError(file: file, "tile \(id) fails its CRC32 check (manifest says \(hex(entry.crc32)), file gives \(hex(crc)))")
+            throw InputError(file: file, "tile \(id) fails its CRC32 check (manifest says \(hex32(entry.crc32)), file gives \(hex32(crc)))")
         }
         return bytes
     }

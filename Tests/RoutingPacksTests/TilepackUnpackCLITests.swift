@@ -1,5 +1,5 @@
 import Foundation
-@testable import Packs
+@testable import RoutingPacks
 import TestSupport
 import XCTest
 

@@ -26,7 +26,7 @@ public enum RoutingPackUnpacker {
     /// Opens and validates the pack, then unpacks it. Bad packs and unusable directories are
     /// `InputError`s; on any error the directory is left as it was.
     public static func unpack(packPath: String, outputDir: String, replace: Bool = false,
-                              progress: any ProgressSink) throws -> UnpackSummary {
+                              threads: Int = Parallel.activeProcessorCount, progress: any ProgressSink) throws -> UnpackSummary {
         let reader: RoutingPackReader
         do {
             reader = try RoutingPackReader(path: packPath)
@@ -34,15 +34,15 @@ public enum RoutingPackUnpacker {
             progress.cancel()
             throw error
         }
-        return try unpack(reader, outputDir: outputDir, replace: replace, progress: progress)
+        return try unpack(reader, outputDir: outputDir, replace: replace, threads: threads, progress: progress)
     }
 
     /// Unpacks an already opened pack (callers that need its totals to set up progress).
     public static func unpack(_ reader: RoutingPackReader, outputDir: String, replace: Bool = false,
-                              progress: any ProgressSink) throws -> UnpackSummary {
+                              threads: Int = Parallel.activeProcessorCount, progress: any ProgressSink) throws -> UnpackSummary {
         do {
             let summary = try unpackWithoutFinishing(reader: reader, outputDir: outputDir,
-                                                     replace: replace, progress: progress)
+                                                     replace: replace, threads: threads, progress: progress)
             progress.finish(extra: ["tilesAdded": .int(summary.tilesAdded), "noop": .bool(summary.noop)])
             return summary
         } catch {
@@ -55,7 +55,7 @@ public enum RoutingPackUnpacker {
     static let batchRawBytes = 64 << 20
 
     private static func unpackWithoutFinishing(reader: RoutingPackReader, outputDir: String, replace: Bool,
-                                               progress: any ProgressSink) throws -> UnpackSummary {
+                                               threads: Int, progress: any ProgressSink) throws -> UnpackSummary {
         let dir = absoluteDirectory(outputDir)
         let parent = (dir as NSString).deletingLastPathComponent
         // Like `mkdir -p`: missing parents are created, so scripts need no set-up step.
@@ -82,7 +82,7 @@ public enum RoutingPackUnpacker {
 
         if plan.isNoop {
             // Still verify the whole pack: a corrupt input is reported even when nothing changes.
-            try forEachVerifiedTile(reader, progress: progress) { _, _ in }
+            try forEachVerifiedTile(reader, threads: threads, progress: progress) { _, _ in }
             return summary
         }
 
@@ -93,7 +93,7 @@ public enum RoutingPackUnpacker {
         let slot = TempPathRegistry.register(partial, kind: .directory)
         defer { if let slot { TempPathRegistry.unregister(slot) } }
         do {
-            try build(plan: plan, reader: reader, from: dir, into: partial, progress: progress)
+            try build(plan: plan, reader: reader, from: dir, into: partial, threads: threads, progress: progress)
             try swap(partial, into: dir, dirExists: dirExists)
         } catch {
             FileTools.removeTree(partial)
@@ -132,10 +132,10 @@ public enum RoutingPackUnpacker {
 
     /// Fills `partial` with the planned tiles and the manifest, all fsynced.
     private static func build(plan: UnpackPlan, reader: RoutingPackReader, from dir: String, into partial: String,
-                              progress: any ProgressSink) throws {
+                              threads: Int, progress: any ProgressSink) throws {
         var fromPack = [Bool](repeating: false, count: reader.tileCount)
         for case .pack(let k) in plan.sources { fromPack[k] = true }
-        try forEachVerifiedTile(reader, progress: progress) { k, raw in
+        try forEachVerifiedTile(reader, threads: threads, progress: progress) { k, raw in
             guard fromPack[k] else { return }
             let name = UnpackedRoutingDirectory.Manifest.Tile.fileName(for: reader.entries[k].tileID)
             try FileTools.writeNewFile((partial as NSString).appendingPathComponent(name), raw)
@@ -152,7 +152,7 @@ public enum RoutingPackUnpacker {
     /// Decompresses and checks every tile of the pack in index order, a batch at a time on all
     /// cores, calling `body` with each tile's index position and raw bytes; the first bad tile
     /// (in index order) is the error thrown.
-    private static func forEachVerifiedTile(_ reader: RoutingPackReader, progress: any ProgressSink,
+    private static func forEachVerifiedTile(_ reader: RoutingPackReader, threads: Int, progress: any ProgressSink,
                                             _ body: (Int, [UInt8]) throws -> Void) throws {
         let entries = reader.entries
         var bytesDone: Int64 = 0
@@ -166,7 +166,7 @@ public enum RoutingPackUnpacker {
                 end += 1
             }
             let first = start
-            let results = Parallel.map(count: end - start) { n in
+            let results = Parallel.map(count: end - start, threads: threads) { n in
                 Result { try reader.tileBytes(at: first + n) }
             }
             for (n, result) in results.enumerated() {

@@ -1,6 +1,6 @@
 import OffgridCore
 import Foundation
-@testable import Packs
+@testable import RoutingPacks
 import ToolSupport
 import XCTest
 

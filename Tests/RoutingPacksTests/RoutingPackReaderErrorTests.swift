@@ -1,6 +1,6 @@
 import OffgridCore
 import Foundation
-@testable import Packs
+@testable import RoutingPacks
 import XCTest
 import TestSupport
 
@@ -41,8 +41,8 @@ final class RoutingPackReaderErrorTests: XCTestCase {
         func put(_ v: UInt32, _ at: Int) { for i in 0..<4 { bytes[at + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(i))) } }
         let headerLength = u32(24)
         if 64 + headerLength <= bytes.count { put(CRC32.checksum(bytes[64..<64 + headerLength]), 28) }
-        let indexEnd = layout.indexOffset + u32(32) * 28
-        if indexEnd <= bytes.count { put(CRC32.checksum(bytes[layout.indexOffset..<indexEnd]), 36) }
+        let indexStart = (64 + headerLength + 7) / 8 * 8, indexEnd = indexStart + u32(36)
+        if indexEnd <= bytes.count { put(CRC32.checksum(bytes[indexStart..<indexEnd]), 40) }
         put(CRC32.checksum(bytes[0..<60]), 60)
         return bytes
     }
@@ -84,7 +84,7 @@ final class RoutingPackReaderErrorTests: XCTestCase {
         header[64 + 45] ^= 0x01
         XCTAssertEqual(openError(header, contains: "header fails its CRC32 check")?.offset, 64)
         var index = good
-        index[layout.indexOffset + 28 + 5] ^= 0x80
+        index[layout.indexOffset + 34 + 5] ^= 0x80
         XCTAssertEqual(openError(index, contains: "index fails its CRC32 check")?.offset, layout.indexOffset)
     }
 
@@ -100,25 +100,24 @@ final class RoutingPackReaderErrorTests: XCTestCase {
             for i in 0..<reader.tileCount where i != position { _ = try reader.tileBytes(at: i) }
             let error = assertInputError(try reader.tileBytes(at: position), contains: "tile \(entry.tileID):")
             XCTAssertEqual(error?.offset, Int(entry.offset))
-            XCTAssertTrue(error?.description.contains("CRC32") ?? false)
         }
     }
 
     func testRawCRCMismatchIsCaughtEvenWhenTheCompressedCRCIsConsistent() throws {
         // An index whose raw CRC32 disagrees with what the intact stream inflates to.
         let entry = layout.entries[0]
-        let bytes = withValidCRCs { put32(&$0, entry.rawCRC32 ^ 1, at: layout.indexOffset + 20) }
+        let bytes = withValidCRCs { put32(&$0, entry.rawCRC32 ^ 1, at: layout.indexOffset + 30) }
         let path = scratch.path("raw.routing.pack")
         PackFixtures.write(bytes, to: path)
         let error = assertInputError(try RoutingPackReader(path: path).tileBytes(at: 0),
-                                     contains: "tile 10: decompressed bytes fail their CRC32")
+                                     contains: "tile 10: content fails its CRC32")
         XCTAssertEqual(error?.offset, Int(entry.offset))
     }
 
     func testWrongRawSizeIsCaught() throws {
         for delta: Int64 in [-1, 1] {
             let entry = layout.entries[2]
-            let bytes = withValidCRCs { put32(&$0, UInt32(Int64(entry.rawSize) + delta), at: layout.indexOffset + 2 * 28 + 16) }
+            let bytes = withValidCRCs { put64(&$0, UInt64(Int64(entry.rawSize) + delta), at: layout.indexOffset + 2 * 34 + 22) }
             let path = scratch.path("size.routing.pack")
             PackFixtures.write(bytes, to: path)
             assertInputError(try RoutingPackReader(path: path).tileBytes(at: 2), contains: "tile \(entry.tileID): ")
@@ -144,30 +143,40 @@ final class RoutingPackReaderErrorTests: XCTestCase {
     }
 
     func testHostileCountsAndOffsetsWithValidChecksums() {
-        openError(withValidCRCs {
-            put32(&$0, UInt32.max, at: 32)
-            put64(&$0, UInt64(layout.indexOffset) + UInt64(UInt32.max) * 28, at: 48)
-        }, contains: "need an index ending at byte")
-        openError(withValidCRCs { put32(&$0, 3, at: 32) }, contains: "data offset")
+        openError(withValidCRCs { put32(&$0, UInt32.max, at: 32) }, contains: "exceed the limit")
+        openError(withValidCRCs { put32(&$0, 3, at: 32) }, contains: "index length")
+        openError(withValidCRCs { put32(&$0, UInt32.max, at: 36) }, contains: "index length")
         openError(withValidCRCs { put32(&$0, UInt32.max, at: 24) }, contains: "header length")
-        openError(withValidCRCs { put64(&$0, 1 << 62, at: 40) }, contains: "index offset")
-        openError(withValidCRCs { put32(&$0, 1, at: 12) }, contains: "unknown flags")
+        openError(withValidCRCs { put64(&$0, 1 << 62, at: 48) }, contains: "index offset")
+        openError(withValidCRCs { put32(&$0, 5, at: 12) }, contains: "unknown flags")
         openError(withValidCRCs { put32(&$0, 7, at: 56) }, contains: "reserved")
+        openError(withValidCRCs { put32(&$0, 7, at: 44) }, contains: "reserved")
 
-        let e1 = layout.indexOffset + 28  // second entry
+        let e1 = layout.indexOffset + 34  // second entry
         let base = layout.entries[1]
-        // Overlapping the first tile, past the end, and huge offsets.
-        openError(withValidCRCs { put64(&$0, base.offset - 4, at: e1 + 4) }, contains: "contiguous")
-        openError(withValidCRCs { put64(&$0, UInt64.max, at: e1 + 4) }, contains: "contiguous")
-        openError(withValidCRCs { put32(&$0, UInt32.max, at: e1 + 12) }, contains: "past the end of the file")
-        openError(withValidCRCs { put32(&$0, 3, at: e1 + 12) }, contains: "too small for a zlib stream")
-        openError(withValidCRCs { put32(&$0, UInt32.max, at: e1 + 16) }, contains: "exceeds")
-        openError(withValidCRCs { put32(&$0, base.compressedSize * 2000, at: e1 + 16) }, contains: "impossible")
+        // Overlapping the first tile, past the end, and huge offsets and lengths.
+        openError(withValidCRCs { put64(&$0, base.offset - 4, at: e1 + 6) }, contains: "neither the next blob")
+        openError(withValidCRCs { put64(&$0, UInt64(layout.indexOffset), at: e1 + 6) }, contains: "outside the data section")
+        openError(withValidCRCs { put64(&$0, UInt64.max, at: e1 + 6) }, contains: "outside the data section")
+        openError(withValidCRCs { put64(&$0, UInt64.max, at: e1 + 14) }, contains: "outside the data section")
+        openError(withValidCRCs { put64(&$0, 3, at: e1 + 14) }, contains: "too small for a zlib stream")
+        openError(withValidCRCs { put64(&$0, UInt64.max, at: e1 + 22) }, contains: "exceeds")
+        openError(withValidCRCs { put64(&$0, UInt64(base.compressedSize) * 2000, at: e1 + 22) }, contains: "impossible")
+        openError(withValidCRCs { put16(&$0, 0, at: e1) }, contains: "key length")
         // Ids out of order or repeated.
-        openError(withValidCRCs { put32(&$0, 10, at: e1) }, contains: "ascending")
+        openError(withValidCRCs { put32BE(&$0, 10, at: e1 + 2) }, contains: "strictly ascending")
         // The header's own fields.
         openError(withValidCRCs { put32(&$0, UInt32.max, at: 64 + 40) }, contains: "malformed header")
         openError(withValidCRCs { $0[64 + 44] = UInt8(ascii: "x") }, contains: "yyyy-MM-dd-N")
+    }
+
+    private func put16(_ bytes: inout [UInt8], _ v: UInt16, at: Int) {
+        bytes[at] = UInt8(truncatingIfNeeded: v)
+        bytes[at + 1] = UInt8(truncatingIfNeeded: v >> 8)
+    }
+
+    private func put32BE(_ bytes: inout [UInt8], _ v: UInt32, at: Int) {
+        for i in 0..<4 { bytes[at + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(3 - i))) }
     }
 
     func testNonRegularAndMissingFiles() {

@@ -1,6 +1,6 @@
 import OffgridCore
 import Foundation
-@testable import Packs
+@testable import RoutingPacks
 import XCTest
 
 final class RoutingPackRoundTripTests: XCTestCase {
@@ -52,20 +52,21 @@ final class RoutingPackRoundTripTests: XCTestCase {
         let bytes = try RoutingPackWriter.encode(header: header, tiles: PackFixtures.tiles(ids: [7, 9]))
         var r = ByteReader(bytes)
         XCTAssertEqual(Array(try r.bytes(8)), Array("OGRPACK\0".utf8))
-        XCTAssertEqual(try r.u32(), 1)                       // 8 version
-        XCTAssertEqual(try r.u32(), 0)                       // 12 flags
+        XCTAssertEqual(try r.u32(), 2)                       // 8 version
+        XCTAssertEqual(try r.u32(), 1)                       // 12 flags: compressed entries
         XCTAssertEqual(try r.u64(), UInt64(bytes.count))     // 16 file size
         let headerLength = Int(try r.u32())                  // 24
         XCTAssertEqual(try r.u32(), CRC32.checksum(bytes[64..<64 + headerLength]))  // 28
-        XCTAssertEqual(try r.u32(), 2)                       // 32 tile count
-        let indexCRC = try r.u32()                           // 36
-        let indexOffset = Int(try r.u64())                   // 40
-        let dataOffset = Int(try r.u64())                    // 48
+        XCTAssertEqual(try r.u32(), 2)                       // 32 entry count
+        let indexLength = Int(try r.u32())                   // 36
+        let indexCRC = try r.u32()                           // 40
+        XCTAssertEqual(try r.u32(), 0)                       // 44 reserved
+        let indexOffset = Int(try r.u64())                   // 48
         XCTAssertEqual(try r.u32(), 0)                       // 56 reserved
         XCTAssertEqual(try r.u32(), CRC32.checksum(bytes[0..<60]))  // 60
-        XCTAssertEqual(indexOffset % 8, 0)
         XCTAssertEqual(indexOffset, (64 + headerLength + 7) / 8 * 8)
-        XCTAssertEqual(dataOffset, indexOffset + 2 * 28)
+        let dataOffset = indexOffset + indexLength
+        XCTAssertEqual(indexLength, 2 * 34, "u16 key length, 4-byte key, offset, length, raw length, CRC32")
         XCTAssertEqual(indexCRC, CRC32.checksum(bytes[indexOffset..<dataOffset]))
         try r.seek(64)
         XCTAssertEqual(try r.f64(), 0.25)
@@ -73,13 +74,13 @@ final class RoutingPackRoundTripTests: XCTestCase {
         try r.seek(64 + 40)
         XCTAssertEqual(try r.string(), "2024-05-01-1")
         try r.seek(indexOffset)
-        XCTAssertEqual(try r.u32(), 7)
+        XCTAssertEqual(try r.u16(), 4)
+        XCTAssertEqual(Array(try r.bytes(4)), [0, 0, 0, 7])  // tile id, big-endian
         XCTAssertEqual(try r.u64(), UInt64(dataOffset))
-        let compressed = Int(try r.u32())
+        let compressed = Int(try r.u64())
         let raw = PackFixtures.tileBytes(id: 7)
-        XCTAssertEqual(try r.u32(), UInt32(raw.count))
+        XCTAssertEqual(try r.u64(), UInt64(raw.count))
         XCTAssertEqual(try r.u32(), CRC32.checksum(raw))
-        XCTAssertEqual(try r.u32(), CRC32.checksum(bytes[dataOffset..<dataOffset + compressed]))
         XCTAssertEqual(try Zlib.decompress(Array(bytes[dataOffset..<dataOffset + compressed]), rawSize: raw.count), raw)
     }
 

@@ -1,5 +1,5 @@
-/// What `RoutingPackUnpacker.unpack` did; `tilepack-unpack` prints `jsonObject` on stdout.
-public struct UnpackSummary: Equatable {
+/// What `RoutingPackUnpacker.unpack` did; `tilepack-unpack` prints it as JSON on stdout.
+public struct UnpackSummary: Equatable, Encodable {
     /// The output directory as given.
     public var output: String
     /// Base name of the pack file.
@@ -19,19 +19,4 @@ public struct UnpackSummary: Equatable {
     public var noop: Bool
     /// The directory held another data version, profile or grid and was replaced.
     public var replaced: Bool
-
-    public var jsonObject: [String: Any] {
-        [
-            "output": output,
-            "pack": pack,
-            "dataVersion": dataVersion,
-            "tiles": tiles,
-            "packTiles": packTiles,
-            "tilesAdded": tilesAdded,
-            "tilesAlreadyPresent": tilesAlreadyPresent,
-            "regions": regions,
-            "noop": noop,
-            "replaced": replaced,
-        ]
-    }
 }

@@ -1,49 +1,30 @@
 import OffgridCore
+import PackContainer
 
-/// Byte layout of a routing pack (`*.routing.pack`), version 1. docs/FORMATS.md is the spec;
-/// these constants are its single source in code.
-///
-/// ```
-/// 0      64        preamble (fixed size, own CRC32)
-/// 64     H         header section (RoutingPackHeader fields)
-/// ..     0-7       zero padding to a multiple of 8
-/// I      28 × N    index entries, ascending tile id
-/// D      ...       compressed tiles, in index order, contiguous, to the end of the file
-/// ```
+/// A routing pack (`*.routing.pack`) in the shared pack container (docs/FORMATS.md), version 2:
+/// the header is `RoutingPackHeader`, each entry is one routing tile keyed by its tile id as a
+/// big-endian u32 (so byte order is numeric order), stored as a zlib stream.
 public enum RoutingPackFormat {
     public static let magic: [UInt8] = Array("OGRPACK\0".utf8)
-    public static let version: UInt32 = 1
-
-    public static let preambleSize = 64
-    public static let indexEntrySize = 28
-
-    // Preamble field offsets.
-    static let versionOffset = 8
-    static let flagsOffset = 12
-    static let fileSizeOffset = 16
-    static let headerLengthOffset = 24
-    static let headerCRCOffset = 28
-    static let tileCountOffset = 32
-    static let indexCRCOffset = 36
-    static let indexOffsetOffset = 40
-    static let dataOffsetOffset = 48
-    static let reservedOffset = 56
-    static let preambleCRCOffset = 60
+    public static let version: UInt32 = 2
 
     /// Caps that keep a hostile file from causing huge allocations.
     public static let maxHeaderLength = 64 << 20
     public static let maxRawTileSize = 256 << 20
-    /// Deflate cannot expand data more than 1032:1; anything claiming more is corrupt.
-    static let maxCompressionRatio = 1032
-    /// The smallest possible zlib stream (2-byte header, empty block, Adler-32).
-    static let minCompressedTileSize = 8
-    /// zlib level used for every tile; fixed so that the same tiles give the same pack bytes.
-    public static let compressionLevel: Int32 = 9
+    public static let maxTiles = 1 << 24
 
-    /// Where the index starts for a header section of `headerLength` bytes.
-    static func indexOffset(headerLength: Int) -> Int {
-        let end = preambleSize + headerLength
-        return (end + 7) / 8 * 8
+    public static let kind = PackKind(
+        name: "routing pack", magic: "OGRPACK", version: version, compressed: true, hasSHA256: false,
+        maxHeaderLength: maxHeaderLength, maxEntries: maxTiles, maxKeyLength: 4, maxEntryLength: maxRawTileSize,
+        describeKey: { key in key.count == 4 ? "tile \(tileID(key))" : "tile key \(Array(key))" })
+
+    /// The 4-byte key of a tile.
+    public static func key(_ id: UInt32) -> [UInt8] {
+        [UInt8(id >> 24), UInt8(truncatingIfNeeded: id >> 16), UInt8(truncatingIfNeeded: id >> 8), UInt8(truncatingIfNeeded: id)]
+    }
+
+    static func tileID(_ key: ArraySlice<UInt8>) -> UInt32 {
+        key.reduce(0) { $0 << 8 | UInt32($1) }
     }
 }
 
@@ -173,7 +154,7 @@ private extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
-/// One tile's index entry: 28 bytes on disk.
+/// One tile's index entry (the container's entry, typed).
 public struct RoutingPackIndexEntry: Equatable {
     public var tileID: UInt32
     /// Absolute offset of the compressed bytes in the pack file.
@@ -182,30 +163,12 @@ public struct RoutingPackIndexEntry: Equatable {
     public var rawSize: UInt32
     /// CRC32 of the decompressed tile bytes (what ends up in `<id>.tile`).
     public var rawCRC32: UInt32
-    /// CRC32 of the compressed bytes as stored in the pack.
-    public var compressedCRC32: UInt32
 
-    public init(tileID: UInt32, offset: UInt64, compressedSize: UInt32, rawSize: UInt32,
-                rawCRC32: UInt32, compressedCRC32: UInt32) {
+    public init(tileID: UInt32, offset: UInt64, compressedSize: UInt32, rawSize: UInt32, rawCRC32: UInt32) {
         self.tileID = tileID
         self.offset = offset
         self.compressedSize = compressedSize
         self.rawSize = rawSize
         self.rawCRC32 = rawCRC32
-        self.compressedCRC32 = compressedCRC32
-    }
-
-    func encode(into w: inout ByteWriter) {
-        w.u32(tileID)
-        w.u64(offset)
-        w.u32(compressedSize)
-        w.u32(rawSize)
-        w.u32(rawCRC32)
-        w.u32(compressedCRC32)
-    }
-
-    static func decode(_ r: inout ByteReader) throws -> RoutingPackIndexEntry {
-        RoutingPackIndexEntry(tileID: try r.u32(), offset: try r.u64(), compressedSize: try r.u32(),
-                              rawSize: try r.u32(), rawCRC32: try r.u32(), compressedCRC32: try r.u32())
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OffgridCore
+import PackContainer
 
 /// What unpacking one pack into a directory will do, decided from the pack's index and the
 /// directory's manifest alone, before any tile is decompressed or any file is written.
@@ -47,7 +48,7 @@ struct UnpackPlan {
         var geometry: String?
         if !header.regionGeoJSON.isEmpty {
             guard let object = GeoJSONText.object(header.regionGeoJSON) else {
-                throw InputError(file: reader.path, offset: RoutingPackFormat.preambleSize, "region geometry is not a GeoJSON object")
+                throw InputError(file: reader.path, offset: PackLayout.preambleSize, "region geometry is not a GeoJSON object")
             }
             geometry = GeoJSONText.canonical(object)
         }
