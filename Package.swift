@@ -68,7 +68,7 @@ let package = Package(
             "RoutingPacks", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // Tests: one target per module, on the real sample data; TestSupport holds what they share.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["OffgridCore"], path: "Tests/TestSupport"),
         .testTarget(name: "OffgridCoreTests", dependencies: ["TestSupport", "OffgridCore"]),
         .testTarget(name: "TileMathTests", dependencies: ["TestSupport", "TileMath", "OffgridCore"]),
         .testTarget(name: "OSMPBFTests", dependencies: ["TestSupport", "OSMPBF", "OffgridCore", "ToolSupport"]),

@@ -1,11 +1,10 @@
-import Foundation
 import OffgridCore
 
 extension UnpackedRoutingDirectory {
     /// `manifest.json` of an unpacked routing directory: which data version, profile and grid its
     /// tiles belong to, which packs (regions) were unpacked into it, and each tile's size and CRC32.
     ///
-    /// Written with sorted keys through `JSONOutput`, with regions and tiles sorted, so the same
+    /// Written with sorted keys through `JSONWriter`, with regions and tiles sorted, so the same
     /// content always gives the same bytes.
     public struct Manifest: Equatable {
         public static let fileName = "manifest.json"
@@ -88,71 +87,71 @@ extension UnpackedRoutingDirectory {
 
         // MARK: - JSON
 
-        public var jsonObject: [String: Any] {
+        public var json: JSONValue {
             [
-                "formatVersion": formatVersion,
-                "dataVersion": dataVersion,
-                "profileName": profileName,
-                "profileHash": profileHash,
-                "gridDegrees": gridDegrees,
-                "regions": regions.map { region -> [String: Any] in
-                    let geometry: Any = region.geometry.flatMap(GeoJSONText.object) ?? NSNull()
-                    return ["pack": region.pack, "bbox": region.bbox, "geometry": geometry, "tiles": region.tiles]
-                },
-                "tiles": tiles.map { ["id": $0.id, "file": $0.file, "size": $0.size, "crc32": $0.crc32] as [String: Any] },
+                "formatVersion": .int(formatVersion),
+                "dataVersion": .string(dataVersion),
+                "profileName": .string(profileName),
+                "profileHash": .string(profileHash),
+                "gridDegrees": .double(gridDegrees),
+                "regions": .array(regions.map { region in
+                    ["pack": .string(region.pack), "bbox": .array(region.bbox.map { .double($0) }),
+                     "geometry": region.geometry.flatMap(GeoJSONText.object) ?? .null, "tiles": .int(region.tiles)]
+                }),
+                "tiles": .array(tiles.map {
+                    ["id": .int(Int($0.id)), "file": .string($0.file), "size": .int($0.size), "crc32": .int(Int($0.crc32))]
+                }),
             ]
         }
 
         /// The file's bytes: pretty JSON with sorted keys and a final newline.
         public func encoded() -> [UInt8] {
-            Array((JSONOutput.string(jsonObject, pretty: true) + "\n").utf8)
+            Array((JSONWriter.string(json, pretty: true) + "\n").utf8)
         }
 
         /// Parses and validates manifest bytes; problems are `InputError`s naming `path`.
         public static func decode(_ bytes: [UInt8], path: String) throws -> Manifest {
             func fail(_ message: String) -> InputError { InputError(file: path, "invalid manifest: \(message)") }
-            guard let value = try? JSONSerialization.jsonObject(with: Data(bytes)),
-                  let root = value as? [String: Any]
-            else { throw fail("not a JSON object") }
+            guard let value = try? JSONReader.parse(bytes), let root = value.objectValue else { throw fail("not a JSON object") }
 
             guard let formatVersion = integer(root["formatVersion"]) else { throw fail("formatVersion missing") }
             guard formatVersion == currentFormatVersion else {
                 throw fail("unsupported formatVersion \(formatVersion) (this tool reads \(currentFormatVersion))")
             }
-            guard let dataVersion = root["dataVersion"] as? String, RoutingPackHeader.isDataVersion(dataVersion) else {
+            guard let dataVersion = root["dataVersion"]?.stringValue, RoutingPackHeader.isDataVersion(dataVersion) else {
                 throw fail("dataVersion missing or not yyyy-MM-dd-N")
             }
-            guard let profileName = root["profileName"] as? String else { throw fail("profileName missing") }
-            guard let profileHash = root["profileHash"] as? String else { throw fail("profileHash missing") }
+            guard let profileName = root["profileName"]?.stringValue else { throw fail("profileName missing") }
+            guard let profileHash = root["profileHash"]?.stringValue else { throw fail("profileHash missing") }
             guard let grid = number(root["gridDegrees"]), grid.isFinite, grid > 0 else {
                 throw fail("gridDegrees missing or not positive")
             }
-            guard let regionValues = root["regions"] as? [Any] else { throw fail("regions missing") }
+            guard let regionValues = root["regions"]?.arrayValue else { throw fail("regions missing") }
             var regions: [Region] = []
             for (i, value) in regionValues.enumerated() {
-                guard let r = value as? [String: Any], let pack = r["pack"] as? String,
-                      let bboxValues = r["bbox"] as? [Any], bboxValues.count == 4,
+                guard let r = value.objectValue, let pack = r["pack"]?.stringValue,
+                      let bboxValues = r["bbox"]?.arrayValue, bboxValues.count == 4,
                       let tileCount = integer(r["tiles"]), tileCount >= 0
                 else { throw fail("region \(i) is malformed") }
-                let bbox = bboxValues.compactMap(number)
+                let bbox = bboxValues.compactMap { number($0) }
                 guard bbox.count == 4 else { throw fail("region \(i) bbox is not 4 numbers") }
                 var geometry: String?
-                if let object = r["geometry"] as? [String: Any] {
+                if let object = r["geometry"], case .object = object {
                     geometry = GeoJSONText.canonical(object)
-                } else if !(r["geometry"] is NSNull) && r["geometry"] != nil {
+                } else if r["geometry"] != nil && r["geometry"] != .null {
                     throw fail("region \(i) geometry is neither an object nor null")
                 }
                 regions.append(Region(pack: pack, bbox: bbox, geometry: geometry, tiles: tileCount))
             }
-            guard let tileValues = root["tiles"] as? [Any] else { throw fail("tiles missing") }
+            guard let tileValues = root["tiles"]?.arrayValue else { throw fail("tiles missing") }
             var tiles: [Tile] = []
             tiles.reserveCapacity(tileValues.count)
             for (i, value) in tileValues.enumerated() {
-                guard let t = value as? [String: Any],
+                guard let t = value.objectValue,
                       let id = integer(t["id"]), let tileID = UInt32(exactly: id),
                       let size = integer(t["size"]), size >= 0, size <= RoutingPackFormat.maxRawTileSize,
                       let crc = integer(t["crc32"]), let crc32 = UInt32(exactly: crc),
-                      let file = t["file"] as? String
+                      let file = t["file"]?.stringValue
                 else { throw fail("tile entry \(i) is malformed") }
                 // The name is checked, not trusted: it becomes a path.
                 guard file == Tile.fileName(for: tileID) else {
@@ -167,14 +166,9 @@ extension UnpackedRoutingDirectory {
                             profileHash: profileHash, gridDegrees: grid, regions: regions, tiles: tiles)
         }
 
-        /// JSON numbers arrive as NSNumber, which bridges to Double.
-        private static func number(_ value: Any?) -> Double? {
-            if let d = value as? Double { return d }
-            if let i = value as? Int { return Double(i) }
-            return nil
-        }
+        private static func number(_ value: JSONValue?) -> Double? { value?.doubleValue }
 
-        private static func integer(_ value: Any?) -> Int? {
+        private static func integer(_ value: JSONValue?) -> Int? {
             guard let d = number(value), d == d.rounded(), abs(d) < 1e15 else { return nil }
             return Int(d)
         }

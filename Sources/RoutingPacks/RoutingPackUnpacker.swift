@@ -94,6 +94,9 @@ public enum RoutingPackUnpacker {
         defer { if let slot { TempPathRegistry.unregister(slot) } }
         do {
             try build(plan: plan, reader: reader, from: dir, into: partial, threads: threads, progress: progress)
+            // Tests stop the process here (OFFGRID_FAULT_AT=unpack-partial-written[:INT]): the new tree
+            // is complete but not swapped in, the window an interrupt must leave DIR intact in.
+            FaultPoint.reached("unpack-partial-written")
             try swap(partial, into: dir, dirExists: dirExists)
         } catch {
             FileTools.removeTree(partial)

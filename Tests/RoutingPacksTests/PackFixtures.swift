@@ -59,26 +59,6 @@ enum PackFixtures {
     }
 }
 
-/// A fresh directory under the system temporary directory, removed by `remove()`.
-final class ScratchDirectory {
-    let root: String
-
-    init() {
-        root = (NSTemporaryDirectory() as NSString).appendingPathComponent("PacksTests-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { (root as NSString).appendingPathComponent(name) }
-
-    func remove() { try? FileManager.default.removeItem(atPath: root) }
-
-    /// Names in the root that look like unpacker or atomic-write leftovers.
-    func leftovers() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
-            .filter { $0.contains(".partial-") || $0.contains(".tmp-") }
-    }
-}
-
 /// Everything observable about a directory tree: per entry its type, size, CRC32 and mtime in
 /// nanoseconds, plus the same for the root itself. Equal snapshots mean "not modified".
 struct TreeSnapshot: Equatable, CustomStringConvertible {
@@ -109,24 +89,5 @@ struct TreeSnapshot: Equatable, CustomStringConvertible {
 }
 
 
-/// Asserts that `body` throws an `InputError` and returns it for further checks.
-@discardableResult
-func assertInputError<T>(_ body: @autoclosure () throws -> T, contains fragment: String = "",
-                         file: StaticString = #filePath, line: UInt = #line) -> InputError? {
-    do {
-        _ = try body()
-        XCTFail("expected an InputError containing \"\(fragment)\"", file: file, line: line)
-        return nil
-    } catch let error as InputError {
-        if !fragment.isEmpty {
-            XCTAssertTrue(error.description.contains(fragment),
-                          "\"\(error.description)\" does not contain \"\(fragment)\"", file: file, line: line)
-        }
-        return error
-    } catch {
-        XCTFail("expected an InputError, got \(type(of: error)): \(error)", file: file, line: line)
-        return nil
-    }
-}
-
 typealias TestRandom = SplitMix64
+typealias ScratchDirectory = Scratch

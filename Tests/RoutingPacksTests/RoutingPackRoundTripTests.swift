@@ -1,6 +1,7 @@
 import OffgridCore
 import Foundation
 @testable import RoutingPacks
+import TestSupport
 import XCTest
 
 final class RoutingPackRoundTripTests: XCTestCase {

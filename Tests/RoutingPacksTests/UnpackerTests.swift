@@ -2,6 +2,7 @@ import OffgridCore
 import Foundation
 @testable import RoutingPacks
 import ToolSupport
+import TestSupport
 import XCTest
 
 final class UnpackerTests: XCTestCase {

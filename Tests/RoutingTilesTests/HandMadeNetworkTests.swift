@@ -3,6 +3,7 @@ import OSMPBF
 import RoutingTiles
 import RoutingProfile
 import TileMath
+import TestSupport
 import XCTest
 
 /// Small networks written with the project's PBF writer, where every edge is known by hand.

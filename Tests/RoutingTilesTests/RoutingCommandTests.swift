@@ -1,5 +1,6 @@
 import Foundation
 import RoutingPacks
+import TestSupport
 import XCTest
 
 /// `tilepack-build routing` as a user runs it: summary, limits, errors, atomic output.

@@ -4,6 +4,7 @@ import OSMPBF
 import RoutingPacks
 import RoutingTiles
 import TileMath
+import TestSupport
 import XCTest
 
 /// Routing tiles from the real sample: content, determinism, stitching.

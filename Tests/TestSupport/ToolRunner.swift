@@ -133,6 +133,12 @@ public final class Scratch {
     }
 
     public func remove() { try? FileManager.default.removeItem(atPath: root) }
+
+    /// Names in the root that look like leftovers of atomic writes or unpacks.
+    public func leftovers() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
+            .filter { $0.contains(".partial-") || $0.contains(".tmp-") }.sorted()
+    }
 }
 
 /// A value shared between threads.

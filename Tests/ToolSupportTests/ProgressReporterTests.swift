@@ -3,7 +3,7 @@ import ToolSupport
 import OffgridCore
 import XCTest
 
-/// ProgressReporter, JSONOutput and AtomicFile: the ToolSupport pieces the unpacker is built on.
+/// The progress bar and NDJSON events executables print.
 final class ProgressReporterTests: XCTestCase {
     /// A reporter whose clock the test moves by hand.
     private func reporter(_ mode: ProgressMode, terminal: Bool = false,
@@ -90,81 +90,5 @@ final class ProgressReporterTests: XCTestCase {
         XCTAssertEqual(ProgressMode(argument: "json"), .json)
         XCTAssertNil(ProgressMode(argument: "JSON!"))
         XCTAssertEqual(ProgressMode.allCases.map(\.rawValue), ["auto", "json", "none"])
-    }
-}
-
-final class JSONOutputTests: XCTestCase {
-    func testSortedKeysUnescapedSlashesAndDeterminism() {
-        let value: [String: Any] = ["z": 1, "a": ["path": "out/routing", "b": [true, NSNull()]], "m": 0.25]
-        XCTAssertEqual(JSONOutput.string(value, pretty: false),
-                       #"{"a":{"b":[true,null],"path":"out/routing"},"m":0.25,"z":1}"#)
-        let pretty = JSONOutput.string(value)
-        XCTAssertTrue(pretty.contains("\n"))
-        XCTAssertTrue(pretty.contains("out/routing"))
-        XCTAssertEqual(pretty, JSONOutput.string(value))
-        XCTAssertEqual(JSONOutput.string("a\"b", pretty: false), #""a\"b""#)
-        XCTAssertEqual(JSONOutput.string(UInt32.max, pretty: false), "4294967295")
-    }
-}
-
-final class AtomicFileTests: XCTestCase {
-    var scratch: ScratchDirectory!
-    override func setUp() { scratch = ScratchDirectory() }
-    override func tearDown() { scratch.remove() }
-
-    func testWriteReplacesTheTargetAndLeavesNoTemporaryFile() throws {
-        let path = scratch.path("out.bin")
-        try AtomicFile.write([1, 2, 3], to: path)
-        try AtomicFile.write([4, 5], to: path)
-        XCTAssertEqual(PackFixtures.bytes(path), [4, 5])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.root), ["out.bin"])
-    }
-
-    func testStreamingWriterCommitAbandonAndDrop() throws {
-        let path = scratch.path("out.bin")
-        try AtomicFile.write([9], to: path)
-        let baseline = TempPathRegistry.registeredCount
-
-        let writer = try AtomicFile.create(path)
-        XCTAssertTrue((writer.temporaryPath as NSString).lastPathComponent.hasPrefix(".out.bin.tmp-\(getpid())-"))
-        XCTAssertEqual(TempPathRegistry.registeredCount, baseline + 1)
-        try writer.write([1, 2])
-        try writer.write([3])
-        XCTAssertEqual(PackFixtures.bytes(path), [9], "target untouched until commit")
-        try writer.commit()
-        XCTAssertEqual(PackFixtures.bytes(path), [1, 2, 3])
-        XCTAssertThrowsError(try writer.write([4]))
-
-        let abandoned = try AtomicFile.create(path)
-        try abandoned.write([7, 7, 7])
-        abandoned.abandon()
-        abandoned.abandon()
-        do {
-            let dropped = try AtomicFile.create(path)
-            try dropped.write([8])
-        }
-        XCTAssertEqual(PackFixtures.bytes(path), [1, 2, 3])
-        XCTAssertEqual(scratch.leftovers(), [])
-        XCTAssertEqual(TempPathRegistry.registeredCount, baseline)
-    }
-
-    func testFailureNamesThePathAndLeavesNothing() {
-        assertInputError(try AtomicFile.write([1], to: scratch.path("missing/out.bin")), contains: "missing/out.bin")
-        // Renaming a file over a directory fails after the temporary file was written.
-        try? FileManager.default.createDirectory(atPath: scratch.path("dir"), withIntermediateDirectories: true)
-        PackFixtures.write([0], to: scratch.path("dir/keep"))
-        assertInputError(try AtomicFile.write([1], to: scratch.path("dir")), contains: "cannot rename")
-        XCTAssertEqual(scratch.leftovers(), [])
-    }
-
-    func testSignalTimeCleanupRemovesRegisteredFiles() throws {
-        let writer = try AtomicFile.create(scratch.path("out.bin"))
-        try writer.write([1])
-        XCTAssertTrue(FileManager.default.fileExists(atPath: writer.temporaryPath))
-        // What the SIGINT/SIGTERM handler runs before re-raising the signal.
-        TempPathRegistry.removeRegisteredPaths()
-        XCTAssertFalse(FileManager.default.fileExists(atPath: writer.temporaryPath))
-        writer.abandon()
-        XCTAssertNil(TempPathRegistry.register(String(repeating: "x", count: TempPathRegistry.maxPathBytes)))
     }
 }
