@@ -15,6 +15,11 @@ import XCTest
 final class GraphFileHostileTests: XCTestCase {
     override class func tearDown() { GraphFileTests.removeSampleGraph() }
 
+    /// OFFGRID_HOSTILE_RUNS=n runs n damaged files instead of the default (for longer hunts).
+    static func runs(default n: Int) -> Int {
+        ProcessInfo.processInfo.environment["OFFGRID_HOSTILE_RUNS"].flatMap { Int($0) } ?? n
+    }
+
     private func mutator(small: Bool = false) throws -> (GraphFileMutator, URL) {
         let (dir, sample, _) = try GraphFileTests.sampleGraph()
         let hostile = dir.appendingPathComponent("hostile")
@@ -51,7 +56,7 @@ final class GraphFileHostileTests: XCTestCase {
         var reasons: [String: Int] = [:]
         let kinds = GraphFileMutator.Kind.allCases
         let systematic = m.sections.count * kinds.count
-        let total = max(2_000, systematic)
+        let total = max(Self.runs(default: 2_000), systematic)
         let path = dir.appendingPathComponent("damaged.chg").path
         for i in 0..<total {
             let section = i < systematic ? i % m.sections.count : rng.below(m.sections.count)
@@ -109,7 +114,7 @@ final class GraphFileHostileTests: XCTestCase {
         _ = try TestTools.binary("route-query")
         var rng = SplitMix64(seed: 11)
         let kinds = GraphFileMutator.Kind.allCases
-        let count = 240
+        let count = Self.runs(default: 240)
         var jobs: [(path: String, what: String)] = []
         for i in 0..<count {
             let section = i < m.sections.count ? i : rng.below(m.sections.count)
