@@ -70,7 +70,8 @@ extension GraphFile {
             throw Damage(message: "section \(s) does not run from 0 to the \(total) entries of \(target)")
         }
         for i in 0..<(first.count - 1) where UInt64(first[i + 1]) < UInt64(first[i]) + UInt64(minimumRun) {
-            throw Damage(message: "section \(s) entry \(i) starts a run shorter than \(minimumRun) (\(first[i]) → \(first[i + 1]))")
+            let what = minimumRun == 0 ? "decreases" : "starts a run shorter than \(minimumRun)"
+            throw Damage(message: "section \(s) \(what) at entry \(i) (\(first[i]) → \(first[i + 1]))")
         }
     }
 

@@ -84,6 +84,31 @@ final class GraphFileHostileTests: XCTestCase {
         XCTAssertGreaterThan(answered, 0)
     }
 
+    /// The damage that crashed route-query before files were checked (SIGSEGV on out-of-range
+    /// heads and node ends, garbage from non-monotone offsets) is now a one-line error.
+    func testKnownCrashingDamageIsRefusedWithOneLine() throws {
+        let (m, dir) = try mutator(small: true)
+        let cases: [(GraphFileFormat.Section, (Int, UInt32) -> UInt32, String)] = [
+            (.chHead, { _, _ in 0x7FFF_FFFF }, "hierarchy: arc 0 of rank 0 points to rank 2147483647"),
+            (.nodeEnds, { _, _ in 0x0FFF_FFFF }, "section nodeEnds entry 0 (268435455) is not an end of node 0"),
+            (.chFirstOut, { i, old in i == 5 ? 0xFF_FFFF : old }, "section chFirstOut decreases at entry 5"),
+            (.edgeTo, { i, old in i == 3 ? 0xFFFF_FFF0 : old }, "section edgeTo entry 3 is 4294967280, not below"),
+            (.stringOffsets, { i, old in i == 0 ? 1 : old }, "section stringOffsets does not run from 0"),
+            (.chMiddle, { _, old in old == UInt32.max ? old : 0x7FFF_FFFF }, "has middle 2147483647, not lower"),
+            (.rankComponent, { _, _ in 0xFFFF_FFFF }, "section rankComponent entry 0 is 65535"),
+        ]
+        for (section, value, expected) in cases {
+            let path = dir.appendingPathComponent("known-\(section).chg").path
+            try Data(m.rewriting(section, value)).write(to: URL(fileURLWithPath: path))
+            XCTAssertThrowsError(try GraphFile(path: path), "\(section)") { error in
+                XCTAssertTrue(error is InputError, "\(error)")
+                XCTAssertTrue("\(error)".contains("damaged graph file: "), "\(error)")
+                XCTAssertTrue("\(error)".contains(expected), "\(error)")
+                XCTAssertFalse("\(error)".contains("\n"))
+            }
+        }
+    }
+
     /// Routes, paths with shortcuts unpacked, strings and shapes over a file that opened.
     private func exercise(_ file: GraphFile, rng: inout SplitMix64) {
         let n = file.scalar(.edgeBasedNodeCount)
@@ -149,8 +174,9 @@ final class GraphFileHostileTests: XCTestCase {
         XCTAssertGreaterThan(exits[1] ?? 0, count / 2, "\(exits)")
     }
 
-    /// Validation is one linear pass: report how long it takes next to the header-only open.
-    func testOpenTimeOfTheSampleGraph() throws {
+    /// A file route-graph wrote passes every content check (again, outside the open), and the
+    /// checks' time is printed: one linear pass, small next to mapping and the first query.
+    func testSampleGraphPassesTheContentChecks() throws {
         let start = MonotonicClock.nanoseconds()
         let (_, graph, _) = try GraphFileTests.sampleGraph()
         var best = (open: Double.infinity, check: Double.infinity)

@@ -86,10 +86,27 @@ struct GraphFileMutator {
             for k in start..<start + n { b[k] = UInt8(truncatingIfNeeded: rng.next()) }
             what += "\(n) random bytes at \(start - s.offset)"
         }
+        reseal(&b, s)
+        return (b, what)
+    }
+
+    /// A copy whose section `id` has every u32 element replaced by `value(index, old)`, resealed.
+    func rewriting(_ section: GraphFileFormat.Section, _ value: (Int, UInt32) -> UInt32) -> [UInt8] {
+        var b = original
+        let s = sections.first { $0.id == section.rawValue }!
+        for (i, at) in stride(from: s.offset, to: s.offset + s.length, by: 4).enumerated() {
+            let old = b[at..<at + 4].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+            withUnsafeBytes(of: value(i, old).littleEndian) { for k in 0..<4 { b[at + k] = $0[k] } }
+        }
+        reseal(&b, s)
+        return b
+    }
+
+    /// Recomputes the section's CRC in the table, then the header's.
+    private func reseal(_ b: inout [UInt8], _ s: Section) {
         let crc = b[s.offset..<s.offset + s.length].withUnsafeBytes { CRC32.checksum($0) }
         withUnsafeBytes(of: crc.littleEndian) { for k in 0..<4 { b[s.tableEntry + 24 + k] = $0[k] } }
         patchHeaderCRC(&b)
-        return (b, what)
     }
 
     private func patchHeaderCRC(_ b: inout [UInt8]) {
