@@ -13,8 +13,6 @@ import XCTest
 /// opening refuses them with a one-line InputError, or queries on them answer. Never a crash,
 /// never a hang.
 final class GraphFileHostileTests: XCTestCase {
-    override class func tearDown() { GraphFileTests.removeSampleGraph() }
-
     /// OFFGRID_HOSTILE_RUNS=n runs n damaged files instead of the default (for longer hunts).
     static func runs(default n: Int) -> Int {
         ProcessInfo.processInfo.environment["OFFGRID_HOSTILE_RUNS"].flatMap { Int($0) } ?? n

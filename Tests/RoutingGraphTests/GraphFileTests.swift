@@ -34,12 +34,11 @@ final class GraphFileTests: XCTestCase {
         let graph = dir.appendingPathComponent("li.chg").path
         let summary = try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [tilesDir], output: graph)
         built = (dir, graph, summary)
+        atexit { GraphFileTests.removeSampleGraph() }
         return built!
     }
 
-    override class func tearDown() { removeSampleGraph() }
-
-    /// Other classes share the sample graph; whichever finishes removes it (and the next rebuilds it).
+    /// Other classes share the sample graph (built once per test run): it is removed at exit.
     static func removeSampleGraph() {
         if let b = built { try? FileManager.default.removeItem(at: b.dir) }
         built = nil
