@@ -42,11 +42,15 @@ public struct CHGraphView: @unchecked Sendable {
                 if m >= UInt32(r) { return "arc \(a) of rank \(r) has middle \(m), not lower" }
                 // Forward r → h via m is r → m (backward arc at m) then m → h (forward arc at m);
                 // backward h → r is h → m then m → r.
-                for bit in [CHDirection.forward, CHDirection.backward] where d & bit != 0 {
+                // (No array literal of the two bits here: this loop runs once per arc.)
+                func halvesMatch(_ bit: UInt8) -> Bool {
                     let first = bit == CHDirection.forward ? CHDirection.backward : CHDirection.forward
-                    guard let a1 = arc(at: m, to: UInt32(r), bit: first), let a2 = arc(at: m, to: h, bit: bit),
-                          UInt64(weight[a1]) + UInt64(weight[a2]) == UInt64(weight[a])
-                    else { return "shortcut \(a) of rank \(r) via \(m) has no matching halves" }
+                    guard let a1 = arc(at: m, to: UInt32(r), bit: first), let a2 = arc(at: m, to: h, bit: bit) else { return false }
+                    return UInt64(weight[a1]) + UInt64(weight[a2]) == UInt64(weight[a])
+                }
+                if (d & CHDirection.forward != 0 && !halvesMatch(CHDirection.forward))
+                    || (d & CHDirection.backward != 0 && !halvesMatch(CHDirection.backward)) {
+                    return "shortcut \(a) of rank \(r) via \(m) has no matching halves"
                 }
             }
         }

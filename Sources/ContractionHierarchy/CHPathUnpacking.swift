@@ -18,12 +18,14 @@ extension CHQuery {
             v = label.parentNode
         }
         nodes.append(v)
-        for arc in upward.reversed() { unpack(from: arc.from, to: arc.to, middle: arc.middle, into: &nodes) }
+        for arc in upward.reversed() {
+            guard unpack(from: arc.from, to: arc.to, middle: arc.middle, into: &nodes) else { return nil }
+        }
         // Backward tree: meet down to the target; the arc from parent x (lower) up to y means y → x.
         v = meet
         while backward[Int(v)].parentArc != UpwardSearchBuffers.noArc {
             let label = backward[Int(v)]
-            unpack(from: v, to: label.parentNode, middle: graph.middle[Int(label.parentArc)], into: &nodes)
+            guard unpack(from: v, to: label.parentNode, middle: graph.middle[Int(label.parentArc)], into: &nodes) else { return nil }
             v = label.parentNode
         }
         return (best, nodes)
@@ -40,18 +42,25 @@ extension CHQuery {
     /// A shortcut `a → b` via `m` is `a → m` then `m → b`; both halves are stored at `m`, the
     /// lowest of the three, as the backward arc to `a` and the forward arc to `b`. Iterative, with
     /// an explicit stack of pending halves (right half pushed first).
-    func unpack(from: UInt32, to: UInt32, middle: UInt32, into nodes: inout [UInt32]) {
+    ///
+    /// False on a hierarchy that does not unpack (a missing half, a middle not below both ends,
+    /// or far more nodes than a shortest path can have): a damaged graph fails the query, it does not
+    /// crash or loop. `CHGraphView.validate()` rules the first two out for checked files.
+    func unpack(from: UInt32, to: UInt32, middle: UInt32, into nodes: inout [UInt32]) -> Bool {
         var stack: [(from: UInt32, to: UInt32, middle: UInt32)] = [(from, to, middle)]
+        let limit = 2 * graph.nodeCount + 2  // a shortest path visits each node about once
         while let (a, b, m) = stack.popLast() {
             if m == UInt32.max {
                 nodes.append(b)
+                if nodes.count > limit { return false }
                 continue
             }
-            guard let second = graph.arc(at: m, to: b, bit: CHDirection.forward),
+            guard m < a, m < b, let second = graph.arc(at: m, to: b, bit: CHDirection.forward),
                   let first = graph.arc(at: m, to: a, bit: CHDirection.backward)
-            else { preconditionFailure("shortcut \(a) → \(b) via \(m) has no halves: corrupt hierarchy") }
+            else { return false }
             stack.append((m, b, graph.middle[second]))
             stack.append((a, m, graph.middle[first]))
         }
+        return true
     }
 }

@@ -40,6 +40,14 @@ extension PrimitiveBlock {
                     }
                     guard nodes == d.n_id else { return "dense node tags describe \(nodes) nodes, block has \(d.n_id)" }
                 }
+                // Coordinates (deltas summed as the reader sums them, wrapping) must lie on the globe:
+                // consumers convert them to fixed-width types without further checks.
+                var lat: Int64 = 0, lon: Int64 = 0
+                for i in 0..<d.n_id {
+                    lat &+= d.lat[i]
+                    lon &+= d.lon[i]
+                    if !onGlobe(latitude(lat), longitude(lon)) { return "dense node \(i) lies off the globe" }
+                }
                 if let info = d.denseinfo?.pointee {
                     for count in [info.n_version, info.n_timestamp, info.n_changeset, info.n_uid, info.n_user_sid]
                     where count != 0 && count != d.n_id {
@@ -49,6 +57,7 @@ extension PrimitiveBlock {
             }
             for i in 0..<g.n_nodes {
                 guard let node = g.nodes[i]?.pointee else { return "node \(i) missing" }
+                if !onGlobe(latitude(node.lat), longitude(node.lon)) { return "node \(node.id) lies off the globe" }
                 if let p = checkKeysVals(node.keys, node.n_keys, node.vals, node.n_vals, "node \(node.id)") { return p }
             }
             for i in 0..<g.n_ways {
@@ -68,5 +77,10 @@ extension PrimitiveBlock {
             }
         }
         return nil
+    }
+
+    /// Nanodegrees within ±90° latitude and ±180° longitude.
+    @inline(__always) func onGlobe(_ latNano: Int64, _ lonNano: Int64) -> Bool {
+        (-90_000_000_000...90_000_000_000).contains(latNano) && (-180_000_000_000...180_000_000_000).contains(lonNano)
     }
 }

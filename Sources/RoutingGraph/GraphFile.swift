@@ -4,14 +4,17 @@ import Glibc
 #endif
 
 /// A graph file mapped into memory: sections are used in place as typed buffers, so opening
-/// costs a header check, not a parse. Section CRCs are checked by `verify()` (a full read).
+/// costs a header check and one linear pass of content checks (`GraphFileValidation`), not a
+/// parse. Section CRCs are checked by `verify()` (a full read).
 public final class GraphFile {
     public let path: String
     public let dataVersion: String
     public let profileName: String
     public let profileHash: String
     public let fileSize: Int
-    private let base: UnsafeRawPointer
+    /// Owns the mapping, so every exit from `init` (and the file's end) unmaps it exactly once.
+    private let mapping: FileMapping
+    private var base: UnsafeRawPointer { mapping.base }
     private var sections: [UInt32: (offset: Int, length: Int, crc: UInt32)] = [:]
     private var scalars: [UInt64] = []
 
@@ -27,7 +30,8 @@ public final class GraphFile {
         guard let map = mmap(nil, fileSize, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
             throw InputError(file: path, "cannot map: \(String(cString: strerror(errno)))")
         }
-        base = UnsafeRawPointer(map)
+        mapping = FileMapping(base: UnsafeRawPointer(map), size: fileSize)
+        let base = mapping.base
         do {
             let head = Array(UnsafeRawBufferPointer(start: base, count: min(fileSize, 1 << 16)))
             var r = ByteReader(head)
@@ -66,15 +70,10 @@ public final class GraphFile {
                 throw InputError(file: path, "graph file lacks section \(s)")
             }
         } catch let e as BinaryFormatError {
-            munmap(UnsafeMutableRawPointer(mutating: base), fileSize)
             throw InputError(file: path, offset: e.offset, "not a graph file (\(e.message))")
-        } catch {
-            munmap(UnsafeMutableRawPointer(mutating: base), fileSize)
-            throw error
         }
+        try validateContent()
     }
-
-    deinit { munmap(UnsafeMutableRawPointer(mutating: base), fileSize) }
 
     public func scalar(_ s: GraphFileFormat.Scalar) -> Int { Int(Int64(bitPattern: scalars[s.rawValue])) }
 
@@ -100,4 +99,17 @@ public final class GraphFile {
         guard i + 1 < offsets.count else { return "" }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(offsets[i])..<Int(offsets[i + 1])]), as: UTF8.self)
     }
+}
+
+/// A read-only `mmap` of a whole file, unmapped when released.
+final class FileMapping {
+    let base: UnsafeRawPointer
+    let size: Int
+
+    init(base: UnsafeRawPointer, size: Int) {
+        self.base = base
+        self.size = size
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
 }

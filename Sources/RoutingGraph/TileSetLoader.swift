@@ -57,8 +57,10 @@ public struct TileSet {
         for (id, path, bytes) in rawTiles {
             let tile: RoutingTile
             do { tile = try RoutingTileCodec.decode(bytes) } catch { throw InputError(file: path, "corrupt routing tile: \(error)") }
-            guard tile.tileId == id, tile.dataVersion == result.dataVersion, tile.profileHash == result.profileHash else {
-                throw InputError(file: path, "tile header (id \(tile.tileId), version \(tile.dataVersion)) does not match its manifest")
+            // The data version is the manifest's (checked across directories above): tiles do not carry it.
+            guard tile.tileId == id, tile.profileHash == result.profileHash, tile.gridDegrees == result.gridDegrees else {
+                throw InputError(file: path, "tile header (id \(tile.tileId), profile \(tile.profileHash), grid \(tile.gridDegrees)°) "
+                                 + "does not match its manifest")
             }
             result.tileBytes += bytes.count
             result.tiles.append(tile)

@@ -1,4 +1,4 @@
-import Foundation
+import OffgridCore
 
 /// Reads and validates profile JSON (the format of `profiles/car.json`). Strict: every field
 /// must be present with a value in range, and unknown fields are errors, so a typo never
@@ -10,19 +10,17 @@ struct ProfileJSONReader {
     private func fail(_ message: String) -> ProfileError { ProfileError(file: source, message) }
 
     func read(_ bytes: [UInt8]) throws -> CarProfileSettings {
-        let root: Any
+        let root: JSONValue
         do {
-            root = try JSONSerialization.jsonObject(with: Data(bytes))
-        } catch {
-            let ns = error as NSError
-            let reason = ns.userInfo[NSDebugDescriptionErrorKey] as? String ?? ns.localizedDescription
-            throw fail("profile is not valid JSON: \(reason)")
+            root = try JSONReader.parse(bytes)
+        } catch let e as JSONReader.ParseError {
+            throw fail("profile is not valid JSON: \(e.message) at byte \(e.offset)")
         }
-        guard let top = root as? [String: Any] else { throw fail("profile must be a JSON object") }
+        guard let top = root.objectValue else { throw fail("profile must be a JSON object") }
         try onlyKnownKeys(top, ["name", "highwaySpeedsKmh", "maxspeedFactor", "deniedAccessValues",
                                 "nodeDelaysSeconds", "turns"], in: nil)
 
-        guard let name = try field(top, "name", in: nil) as? String, !name.isEmpty else {
+        guard let name = try field(top, "name", in: nil).stringValue, !name.isEmpty else {
             throw fail("name must be a non-empty string")
         }
 
@@ -40,8 +38,9 @@ struct ProfileJSONReader {
         let factor = try number(field(top, "maxspeedFactor", in: nil), at: "maxspeedFactor", unit: "",
                                 minimum: 0, minimumIncluded: false, maximum: 2)
 
-        guard let deniedList = try field(top, "deniedAccessValues", in: nil) as? [Any],
-              let denied = deniedList as? [String], denied.allSatisfy({ !$0.isEmpty }) else {
+        let deniedList = try field(top, "deniedAccessValues", in: nil).arrayValue ?? [.null]
+        let denied = deniedList.compactMap(\.stringValue)
+        guard denied.count == deniedList.count, denied.allSatisfy({ !$0.isEmpty }) else {
             throw fail("deniedAccessValues must be an array of non-empty strings")
         }
 
@@ -55,7 +54,7 @@ struct ProfileJSONReader {
         let turns = try object(top, "turns", in: nil)
         try onlyKnownKeys(turns, ["turnPenalty", "turnBias", "uTurnPenalty", "drivingSide"], in: "turns")
         let sideValue = try field(turns, "drivingSide", in: "turns")
-        guard let sideName = sideValue as? String, let side = DrivingSide(rawValue: sideName) else {
+        guard let sideName = sideValue.stringValue, let side = DrivingSide(rawValue: sideName) else {
             throw fail("turns.drivingSide must be \"right\" or \"left\", got \(display(sideValue))")
         }
 
@@ -74,34 +73,29 @@ struct ProfileJSONReader {
 
     private func path(_ key: String, _ parent: String?) -> String { parent.map { "\($0).\(key)" } ?? key }
 
-    private func field(_ object: [String: Any], _ key: String, in parent: String?) throws -> Any {
+    private func field(_ object: [String: JSONValue], _ key: String, in parent: String?) throws -> JSONValue {
         guard let value = object[key] else { throw fail("missing field \"\(path(key, parent))\"") }
         return value
     }
 
-    private func object(_ parent: [String: Any], _ key: String, in parentPath: String?) throws -> [String: Any] {
-        guard let value = try field(parent, key, in: parentPath) as? [String: Any] else {
+    private func object(_ parent: [String: JSONValue], _ key: String, in parentPath: String?) throws -> [String: JSONValue] {
+        guard let value = try field(parent, key, in: parentPath).objectValue else {
             throw fail("\(path(key, parentPath)) must be a JSON object")
         }
         return value
     }
 
-    private func onlyKnownKeys(_ object: [String: Any], _ known: [String], in parent: String?) throws {
+    private func onlyKnownKeys(_ object: [String: JSONValue], _ known: [String], in parent: String?) throws {
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw fail("unknown field \"\(path(unknown, parent))\" (known: \(known.joined(separator: ", ")))")
         }
     }
 
-    private func number(_ value: Any, at fieldPath: String, unit: String, minimum: Double, minimumIncluded: Bool,
+    private func number(_ value: JSONValue, at fieldPath: String, unit: String, minimum: Double, minimumIncluded: Bool,
                         maximum: Double) throws -> Double {
         let range = "\(minimumIncluded ? "[" : "(")\(plain(minimum)), \(plain(maximum))]"
         let what = unit.isEmpty ? "a number in \(range)" : "a number of \(unit) in \(range)"
-        // JSON true/false also arrive as NSNumber, with Objective-C type "c".
-        guard let n = value as? NSNumber, String(cString: n.objCType) != "c" else {
-            throw fail("\(fieldPath) must be \(what), got \(display(value))")
-        }
-        let v = n.doubleValue
-        guard v.isFinite, minimumIncluded ? v >= minimum : v > minimum, v <= maximum else {
+        guard let v = value.doubleValue, v.isFinite, minimumIncluded ? v >= minimum : v > minimum, v <= maximum else {
             throw fail("\(fieldPath) must be \(what), got \(display(value))")
         }
         return v
@@ -112,16 +106,11 @@ struct ProfileJSONReader {
     }
 
     /// A JSON value as it would appear in the file, for messages.
-    private func display(_ value: Any) -> String {
+    private func display(_ value: JSONValue) -> String {
         switch value {
-        case let n as NSNumber:
-            if String(cString: n.objCType) == "c" { return n.boolValue ? "true" : "false" }
-            return n.stringValue
-        case let s as String: return jsonString(s)
-        case is NSNull: return "null"
-        case is [Any]: return "an array"
-        case is [String: Any]: return "an object"
-        default: return "\(value)"
+        case .array, .object: return value.typeName
+        case .string(let s): return jsonString(s)
+        default: return JSONWriter.string(value, pretty: false)
         }
     }
 }

@@ -4,10 +4,12 @@
 /// them. Edges name their far node by OSM id, so tiles from separately built packs of the
 /// same data version join up when unpacked side by side. Coordinates are OSM's fixed point
 /// (1e-7 degrees), so they round-trip exactly.
+///
+/// A tile does not carry the data version (the pack header and the unpacked manifest do), so a
+/// tile whose roads did not change is byte-identical across data versions.
 public struct RoutingTile: Equatable {
     public var tileId: UInt32
     public var gridDegrees: Double
-    public var dataVersion: String
     public var profileHash: String
     /// Sorted by OSM id.
     public var nodes: [Node] = []
@@ -22,10 +24,9 @@ public struct RoutingTile: Equatable {
     /// Turn restrictions whose via node is in this tile, sorted by (via, from, to).
     public var restrictions: [Restriction] = []
 
-    public init(tileId: UInt32, gridDegrees: Double, dataVersion: String, profileHash: String) {
+    public init(tileId: UInt32, gridDegrees: Double, profileHash: String) {
         self.tileId = tileId
         self.gridDegrees = gridDegrees
-        self.dataVersion = dataVersion
         self.profileHash = profileHash
     }
 

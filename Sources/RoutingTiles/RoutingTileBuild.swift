@@ -32,7 +32,7 @@ public struct RoutingTileBuild {
         guard let version = DataVersion.make(header: reader.header, newestTimestamp: network.newestTimestamp) else {
             throw BuildError.noDataVersion
         }
-        let cutter = TileCutter(grid: grid, dataVersion: version, profileHash: profile.hash)
+        let cutter = TileCutter(grid: grid, profileHash: profile.hash)
         let tiles = cutter.cut(network, selected: selected)
         var result = Result(dataVersion: version, tiles: [])
         result.drivableWays = network.wayCount

@@ -4,9 +4,12 @@ import OffgridCore
 /// everything after it, then a header and fixed-width arrays. Little-endian throughout.
 /// (The checksum sits at the front: a CRC appended at the end would make every tile's
 /// whole-file CRC the same constant, useless for telling tiles apart in manifests.)
+///
+/// Version 2 dropped the data version from the tile (it lives in the pack header and the
+/// manifest), so unchanged roads give identical tile bytes in every data version.
 public enum RoutingTileCodec {
     public static let magic: [UInt8] = Array("OGRTILE\0".utf8)
-    public static let version: UInt32 = 1
+    public static let version: UInt32 = 2
     static let checksumOffset = 12
 
     public static func encode(_ t: RoutingTile) -> [UInt8] {
@@ -16,7 +19,6 @@ public enum RoutingTileCodec {
         w.u32(0) // checksum, patched below
         w.u32(t.tileId)
         w.f64(t.gridDegrees)
-        w.string(t.dataVersion)
         w.string(t.profileHash)
         w.u32(UInt32(t.nodes.count))
         w.u32(UInt32(t.edges.count))
@@ -45,7 +47,8 @@ public enum RoutingTileCodec {
         return w.bytes
     }
 
-    /// Decodes and checks a tile; every index is validated so a damaged tile is an error, not a crash.
+    /// Decodes and checks a tile; every index and value is validated (`contentProblem`) so a
+    /// damaged tile with a valid CRC is an error, not a crash.
     public static func decode(_ bytes: [UInt8]) throws -> RoutingTile {
         guard bytes.count >= checksumOffset + 4, Array(bytes[0..<magic.count]) == magic else {
             throw BinaryFormatError(offset: 0, "not a routing tile (bad magic)")
@@ -57,7 +60,7 @@ public enum RoutingTileCodec {
         guard CRC32.checksum(bytes[(checksumOffset + 4)...]) == stored else {
             throw BinaryFormatError(offset: checksumOffset, "routing tile checksum mismatch")
         }
-        var t = RoutingTile(tileId: try r.u32(), gridDegrees: try r.f64(), dataVersion: try r.string(), profileHash: try r.string())
+        var t = RoutingTile(tileId: try r.u32(), gridDegrees: try r.f64(), profileHash: try r.string())
         let nodeCount = Int(try r.u32()), edgeCount = Int(try r.u32()), shapeCount = Int(try r.u32())
         let stringCount = Int(try r.u32()), restrictionCount = Int(try r.u32())
         // Counts are checked against the bytes left before allocating anything.
@@ -96,6 +99,7 @@ public enum RoutingTileCodec {
             t.restrictions.append(.init(viaNodeOsmId: try r.i64(), fromWayId: try r.i64(), toWayId: try r.i64(), code: try r.u8()))
         }
         guard r.isAtEnd else { throw BinaryFormatError(offset: r.offset, "\(r.remaining) unexpected bytes after the routing tile") }
+        if let problem = t.contentProblem() { throw BinaryFormatError(offset: 0, "routing tile \(t.tileId): \(problem)") }
         return t
     }
 }

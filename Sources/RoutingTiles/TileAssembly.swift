@@ -44,8 +44,8 @@ final class TileAssembly {
         shapeLon.append(contentsOf: lon)
     }
 
-    func finish(tileId: UInt32, net: RoadNetwork, grid: RoutingGrid, dataVersion: String, profileHash: String) -> RoutingTile {
-        var tile = RoutingTile(tileId: tileId, gridDegrees: grid.degrees, dataVersion: dataVersion, profileHash: profileHash)
+    func finish(tileId: UInt32, net: RoadNetwork, grid: RoutingGrid, profileHash: String) -> RoutingTile {
+        var tile = RoutingTile(tileId: tileId, gridDegrees: grid.degrees, profileHash: profileHash)
         // Global node indexes follow OSM id order, so sorting them sorts the tile's nodes by id.
         let sortedNodes = Array(Set(nodes)).sorted()
         var local: [Int32: UInt32] = [:]

@@ -5,15 +5,14 @@ import TileMath
 /// file) and files each edge under the tile of its start node.
 ///
 /// A tile's content depends only on the network, never on which tiles were asked for, so
-/// the same tile is byte-identical in every pack that includes it.
+/// the same tile is byte-identical in every pack that includes it (and in every data version
+/// whose roads inside it did not change: the data version is the pack's, not the tile's).
 public struct TileCutter {
     public let grid: RoutingGrid
-    public let dataVersion: String
     public let profileHash: String
 
-    public init(grid: RoutingGrid, dataVersion: String, profileHash: String) {
+    public init(grid: RoutingGrid, profileHash: String) {
         self.grid = grid
-        self.dataVersion = dataVersion
         self.profileHash = profileHash
     }
 
@@ -77,7 +76,7 @@ public struct TileCutter {
         }
 
         return builders.keys.sorted().map { id in
-            builders[id]!.finish(tileId: id, net: net, grid: grid, dataVersion: dataVersion, profileHash: profileHash)
+            builders[id]!.finish(tileId: id, net: net, grid: grid, profileHash: profileHash)
         }
     }
 

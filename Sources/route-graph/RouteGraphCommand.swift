@@ -23,9 +23,7 @@ struct RouteGraph: ParsableCommand {
     @Argument(help: "Unpacked routing directories.") var directories: [String]
     @Option(help: "The graph file to write.") var output: String
     @Option(help: "The profile the tiles were built with (default: profiles/car.json).") var profile: String?
-    @Option(help: "Progress on stderr: auto (a bar on a terminal), json (NDJSON events) or none.") var progress: ProgressMode = .auto
-    @Flag(help: "No progress output.") var quiet = false
-    @Option(help: "Threads for contraction (default: the number of cores).") var threads: Int?
+    @OptionGroup var common: CommonOptions
     @Flag(help: "Contraction statistics on stderr.") var verbose = false
     @Option(help: "Witness search settle limit during contraction (tuning).") var witnessSettleLimit: Int?
     @Option(help: "Witness search settle limit when estimating priorities (tuning).") var simulationSettleLimit: Int?
@@ -35,9 +33,9 @@ struct RouteGraph: ParsableCommand {
     }
 
     func run() throws {
-        let started = ProgressReporter.monotonicNanoseconds()
+        let started = MonotonicClock.nanoseconds()
         let carProfile = try CarProfile.load(path: profile)
-        var build = GraphBuild(profile: carProfile, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        var build = GraphBuild(profile: carProfile, threads: common.threadCount)
         if verbose { build.log = { StdIO.err("route-graph: " + $0 + "\n") } }
         if witnessSettleLimit != nil || simulationSettleLimit != nil {
             var o = ContractionOptions()
@@ -46,36 +44,41 @@ struct RouteGraph: ParsableCommand {
             build.contractionOptions = o
         }
         var reporter: ProgressReporter?
-        let mode = quiet ? ProgressMode.none : progress
+        let mode = common.progressMode
         build.progress = { stage, done, total in
             if reporter == nil { reporter = ProgressReporter(mode: mode, label: stage, totalBytes: 0, totalItems: total, itemName: "nodes") }
             reporter?.update(bytesDone: 0, itemsDone: done)
         }
         let s = try build.run(directories: directories, output: output)
         reporter?.finish()
-        var stages: [String: Double] = [:]
-        for (name, seconds) in s.stageSeconds { stages[name] = (seconds * 1000).rounded() / 1000 }
-        JSONOutput.printStdout([
-            "output": output,
-            "dataVersion": s.dataVersion,
-            "tiles": s.tiles,
-            "nodes": s.nodes,
-            "edges": s.edges,
-            "droppedEdges": s.droppedEdges,
-            "compressedNodes": s.compressedNodes,
-            "compressedEdges": s.compressedEdges,
-            "edgeBasedNodes": s.edgeBasedNodes,
-            "edgeBasedEdges": s.edgeBasedEdges,
-            "restrictions": s.restrictions,
-            "restrictedTurns": s.restrictedTurns,
-            "uTurns": s.uTurns,
-            "shortcuts": s.shortcuts,
-            "components": s.components,
-            "mainComponentShare": (s.mainComponentShare * 10000).rounded() / 10000,
-            "bytes": s.bytes,
-            "stageSeconds": stages,
-            "seconds": Double(ProgressReporter.monotonicNanoseconds() - started) / 1e9,
-            "peakRSSBytes": PeakMemory.bytes(),
+        StdIO.out(JSONWriter.string(Self.summaryJSON(s, output: output, seconds: MonotonicClock.seconds(since: started))) + "\n")
+    }
+
+    /// The JSON summary printed on stdout (field names are part of the tool's interface).
+    static func summaryJSON(_ s: GraphBuild.Summary, output: String, seconds: Double) -> JSONValue {
+        var stages: [String: JSONValue] = [:]
+        for (name, seconds) in s.stageSeconds { stages[name] = .double((seconds * 1000).rounded() / 1000) }
+        return .object([
+            "output": .string(output),
+            "dataVersion": .string(s.dataVersion),
+            "tiles": .int(s.tiles),
+            "nodes": .int(s.nodes),
+            "edges": .int(s.edges),
+            "droppedEdges": .int(s.droppedEdges),
+            "compressedNodes": .int(s.compressedNodes),
+            "compressedEdges": .int(s.compressedEdges),
+            "edgeBasedNodes": .int(s.edgeBasedNodes),
+            "edgeBasedEdges": .int(s.edgeBasedEdges),
+            "restrictions": .int(s.restrictions),
+            "restrictedTurns": .int(s.restrictedTurns),
+            "uTurns": .int(s.uTurns),
+            "shortcuts": .int(s.shortcuts),
+            "components": .int(s.components),
+            "mainComponentShare": .double((s.mainComponentShare * 10000).rounded() / 10000),
+            "bytes": .int(s.bytes),
+            "stageSeconds": .object(stages),
+            "seconds": .double(seconds),
+            "peakRSSBytes": .int(Int(PeakMemory.bytes())),
         ])
     }
 }

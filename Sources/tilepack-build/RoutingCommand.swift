@@ -29,9 +29,7 @@ struct RoutingCommand: ParsableCommand {
     @Option(help: "Routing profile JSON (default: profiles/car.json).") var profile: String?
     @Option(help: "Refuse regions of more grid tiles than this.") var maxTiles = 4096
     @Option(help: "Routing grid cell size in degrees.") var grid = 0.25
-    @Option(help: "Progress on stderr: auto (a bar on a terminal), json (NDJSON events) or none.") var progress: ProgressMode = .auto
-    @Flag(help: "No progress output.") var quiet = false
-    @Option(help: "Decoding threads (default: the number of cores).") var threads: Int?
+    @OptionGroup var common: CommonOptions
 
     func validate() throws {
         if bbox != nil && region != nil { throw ValidationError("give --bbox or --region, not both") }
@@ -61,13 +59,13 @@ struct RoutingCommand: ParsableCommand {
             selected = Set(ids)
         }
 
-        let reader = try PBFReader(path: input, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let reader = try PBFReader(path: input, threads: common.threadCount)
         if selectedRegion == nil, let b = reader.header.bbox {
             let ids = routingGrid.tiles(intersecting: BBox(minLon: b.minLon, minLat: b.minLat, maxLon: b.maxLon, maxLat: b.maxLat))
             guard ids.count <= maxTiles else { throw InputError(routingGrid.tooManyTilesMessage(tiles: ids, limit: maxTiles)) }
         }
 
-        let reporter = ProgressReporter(mode: quiet ? .none : progress, label: "routing", totalBytes: reader.fileSize,
+        let reporter = ProgressReporter(mode: common.progressMode, label: "routing", totalBytes: reader.fileSize,
                                         totalItems: 0, itemName: "tiles")
         let build = RoutingTileBuild(profile: carProfile, grid: routingGrid)
         let result: RoutingTileBuild.Result

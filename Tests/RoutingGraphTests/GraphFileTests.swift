@@ -15,9 +15,11 @@ import TestSupport
 final class GraphFileTests: XCTestCase {
     static var built: (dir: URL, graph: String, summary: GraphBuild.Summary)?
 
+    func sampleGraph() throws -> (dir: URL, graph: String, summary: GraphBuild.Summary) { try Self.sampleGraph() }
+
     /// Sample → routing pack → unpacked directory → graph file, once for the whole class.
-    func sampleGraph() throws -> (dir: URL, graph: String, summary: GraphBuild.Summary) {
-        if let b = Self.built { return b }
+    static func sampleGraph() throws -> (dir: URL, graph: String, summary: GraphBuild.Summary) {
+        if let b = built { return b }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("offgrid-chg-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let result = try RoutingTileBuild(profile: CarProfile.embeddedDefault, grid: RoutingGrid.standard)
@@ -31,12 +33,15 @@ final class GraphFileTests: XCTestCase {
         _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tilesDir, progress: SilentProgress())
         let graph = dir.appendingPathComponent("li.chg").path
         let summary = try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [tilesDir], output: graph)
-        Self.built = (dir, graph, summary)
-        return Self.built!
+        built = (dir, graph, summary)
+        atexit { GraphFileTests.removeSampleGraph() }
+        return built!
     }
 
-    override class func tearDown() {
+    /// Other classes share the sample graph (built once per test run): it is removed at exit.
+    static func removeSampleGraph() {
         if let b = built { try? FileManager.default.removeItem(at: b.dir) }
+        built = nil
     }
 
     func testContractionHierarchyEqualsDijkstraOnTheSample() throws {

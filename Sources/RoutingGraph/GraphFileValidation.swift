@@ -1,0 +1,165 @@
+import ContractionHierarchy
+import OffgridCore
+
+/// Content checks a graph file passes at open, before any query indexes its arrays.
+///
+/// Section CRCs prove the bytes are the ones written, not that they make sense (a writer bug
+/// or a hostile file keeps valid CRCs): every array the query code indexes with is checked
+/// here once, in time linear in the file, so queries can then index without bounds doubts.
+/// A failed check names the section and the first bad entry.
+extension GraphFile {
+    /// The largest weight (deciseconds) a node or arc may carry: about three years of driving.
+    /// Real weights are far below; the bound keeps the query's u32 sums of a few weights exact.
+    public static let maxWeight: UInt32 = 1 << 30
+
+    struct Damage: Error { let message: String }
+
+    func validateContent() throws {
+        do {
+            try checkCounts()
+            try checkNodesAndEdges()
+            try checkRanks()
+            try checkHierarchy()
+            try checkGrid()
+        } catch let d as Damage {
+            throw InputError(file: path, "damaged graph file: \(d.message)")
+        }
+    }
+
+    private func count(_ s: GraphFileFormat.Section) -> Int {
+        switch s.elementSize {
+        case 1: return (array(s) as UnsafeBufferPointer<UInt8>).count
+        case 2: return (array(s) as UnsafeBufferPointer<UInt16>).count
+        default: return (array(s) as UnsafeBufferPointer<UInt32>).count
+        }
+    }
+
+    private func expect(_ s: GraphFileFormat.Section, _ n: Int) throws {
+        guard count(s) == n else { throw Damage(message: "section \(s) has \(count(s)) entries, expected \(n)") }
+    }
+
+    /// Header counts are plausible ids and agree with every section's length.
+    private func checkCounts() throws {
+        let counts: [GraphFileFormat.Scalar] = [.nodeCount, .edgeCount, .shapePointCount, .stringCount,
+                                                .edgeBasedNodeCount, .chArcCount, .componentCount]
+        for c in counts where !(0...Int(Int32.max)).contains(scalar(c)) {
+            throw Damage(message: "\(c) is \(scalar(c))")
+        }
+        let n = scalar(.nodeCount), e = scalar(.edgeCount), r = scalar(.edgeBasedNodeCount)
+        for s in [GraphFileFormat.Section.nodeLatE7, .nodeLonE7, .nodeControl] { try expect(s, n) }
+        try expect(.nodeFirstEnd, n + 1)
+        for s in [GraphFileFormat.Section.edgeFrom, .edgeTo, .edgeLengthCm, .edgeSpeedForward, .edgeSpeedBackward,
+                  .edgeFlags, .edgeRoadClass, .edgeName, .edgeRef] { try expect(s, e) }
+        try expect(.edgeShapeFirst, e + 1)
+        try expect(.edgeDirectionRank, 2 * e)
+        try expect(.shapeLatE7, scalar(.shapePointCount))
+        try expect(.shapeLonE7, scalar(.shapePointCount))
+        try expect(.stringOffsets, scalar(.stringCount) + 1)
+        for s in [GraphFileFormat.Section.rankEdgeDirection, .rankWeight, .rankComponent] { try expect(s, r) }
+        try expect(.componentSizes, scalar(.componentCount))
+        if r > 0 && scalar(.componentCount) == 0 { throw Damage(message: "\(r) edge-based nodes in no component") }
+        try expect(.chFirstOut, r + 1)
+        for s in [GraphFileFormat.Section.chHead, .chWeight, .chMiddle, .chDirection] { try expect(s, scalar(.chArcCount)) }
+    }
+
+    /// A CSR offsets array starts at 0, never decreases and ends at its target's length.
+    private func checkOffsets(_ s: GraphFileFormat.Section, into target: GraphFileFormat.Section, minimumRun: UInt32 = 0) throws {
+        let first: UnsafeBufferPointer<UInt32> = array(s)
+        let total = count(target)
+        guard let last = first.last, first[0] == 0, Int(last) == total else {
+            throw Damage(message: "section \(s) does not run from 0 to the \(total) entries of \(target)")
+        }
+        for i in 0..<(first.count - 1) where UInt64(first[i + 1]) < UInt64(first[i]) + UInt64(minimumRun) {
+            let what = minimumRun == 0 ? "decreases" : "starts a run shorter than \(minimumRun)"
+            throw Damage(message: "section \(s) \(what) at entry \(i) (\(first[i]) → \(first[i + 1]))")
+        }
+    }
+
+    private func checkBelow(_ s: GraphFileFormat.Section, _ bound: Int, allowing sentinel: UInt32? = nil) throws {
+        let values: UnsafeBufferPointer<UInt32> = array(s)
+        for (i, v) in values.enumerated() where Int(v) >= bound && v != sentinel {
+            throw Damage(message: "section \(s) entry \(i) is \(v), not below \(bound)")
+        }
+    }
+
+    private func checkCoordinates(lat: GraphFileFormat.Section, lon: GraphFileFormat.Section) throws {
+        let lats: UnsafeBufferPointer<Int32> = array(lat), lons: UnsafeBufferPointer<Int32> = array(lon)
+        for (i, v) in lats.enumerated() where v < -900_000_000 || v > 900_000_000 {
+            throw Damage(message: "section \(lat) entry \(i) is latitude \(Double(v) * 1e-7)")
+        }
+        for (i, v) in lons.enumerated() where v < -1_800_000_000 || v > 1_800_000_000 {
+            throw Damage(message: "section \(lon) entry \(i) is longitude \(Double(v) * 1e-7)")
+        }
+    }
+
+    private func checkNodesAndEdges() throws {
+        let n = scalar(.nodeCount), e = scalar(.edgeCount)
+        try checkCoordinates(lat: .nodeLatE7, lon: .nodeLonE7)
+        try checkCoordinates(lat: .shapeLatE7, lon: .shapeLonE7)
+        try checkBelow(.edgeFrom, n)
+        try checkBelow(.edgeTo, n)
+        try checkBelow(.edgeName, scalar(.stringCount))
+        try checkBelow(.edgeRef, scalar(.stringCount))
+        try checkOffsets(.stringOffsets, into: .stringBytes)
+        // Every edge has a polyline of at least its two end points.
+        try checkOffsets(.edgeShapeFirst, into: .shapeLatE7, minimumRun: 2)
+        // A node's ends are edge directions that really end there (2e: leaves from, 2e+1: reaches to).
+        try checkOffsets(.nodeFirstEnd, into: .nodeEnds)
+        let first: UnsafeBufferPointer<UInt32> = array(.nodeFirstEnd), ends: UnsafeBufferPointer<UInt32> = array(.nodeEnds)
+        let from: UnsafeBufferPointer<UInt32> = array(.edgeFrom), to: UnsafeBufferPointer<UInt32> = array(.edgeTo)
+        for v in 0..<n {
+            for i in Int(first[v])..<Int(first[v + 1]) {
+                let ed = Int(ends[i])
+                guard ed < 2 * e, Int((ed & 1 == 0 ? from : to)[ed >> 1]) == v else {
+                    throw Damage(message: "section nodeEnds entry \(i) (\(ed)) is not an end of node \(v)")
+                }
+            }
+        }
+    }
+
+    /// Ranks and edge directions map to each other both ways; weights and components in range.
+    private func checkRanks() throws {
+        let r = scalar(.edgeBasedNodeCount)
+        let rankEdge: UnsafeBufferPointer<UInt32> = array(.rankEdgeDirection)
+        let edgeRank: UnsafeBufferPointer<UInt32> = array(.edgeDirectionRank)
+        for (rank, ed) in rankEdge.enumerated() where Int(ed) >= edgeRank.count || Int(edgeRank[Int(ed)]) != rank {
+            throw Damage(message: "section rankEdgeDirection entry \(rank) (\(ed)) does not map back to its rank")
+        }
+        for (ed, rank) in edgeRank.enumerated() where rank != UInt32.max && (Int(rank) >= r || Int(rankEdge[Int(rank)]) != ed) {
+            throw Damage(message: "section edgeDirectionRank entry \(ed) (\(rank)) does not map back to its edge direction")
+        }
+        let weights: UnsafeBufferPointer<UInt32> = array(.rankWeight)
+        for (i, w) in weights.enumerated() where w > Self.maxWeight {
+            throw Damage(message: "section rankWeight entry \(i) is \(w)")
+        }
+        let components: UnsafeBufferPointer<UInt16> = array(.rankComponent)
+        let componentCount = scalar(.componentCount)
+        for (i, c) in components.enumerated() where Int(c) >= componentCount {
+            throw Damage(message: "section rankComponent entry \(i) is \(c), not below \(componentCount)")
+        }
+    }
+
+    /// Upward arcs, shortcut middles and halves as `CHGraphView.validate` requires; weights bounded.
+    private func checkHierarchy() throws {
+        try checkOffsets(.chFirstOut, into: .chHead)
+        let weights: UnsafeBufferPointer<UInt32> = array(.chWeight)
+        for (i, w) in weights.enumerated() where w > Self.maxWeight {
+            throw Damage(message: "section chWeight entry \(i) is \(w)")
+        }
+        let view = CHGraphView(nodeCount: scalar(.edgeBasedNodeCount), firstOut: array(.chFirstOut), head: array(.chHead),
+                               weight: weights, middle: array(.chMiddle), direction: array(.chDirection))
+        if let problem = view.validate() { throw Damage(message: "hierarchy: \(problem)") }
+    }
+
+    /// The snapping grid lies on the globe and lists real edges.
+    private func checkGrid() throws {
+        let rows = scalar(.gridRows), columns = scalar(.gridColumns), cell = scalar(.gridCellE7)
+        guard (1...3_600_000_000).contains(cell), rows >= 1, columns >= 1, rows <= Int(Int32.max) / columns,
+              (-900_000_000...900_000_000).contains(scalar(.gridMinLatE7)),
+              (-1_800_000_000...1_800_000_000).contains(scalar(.gridMinLonE7))
+        else { throw Damage(message: "bad snapping grid \(columns) × \(rows) cells of \(cell) e-7°") }
+        try expect(.gridCellFirst, rows * columns + 1)
+        try checkOffsets(.gridCellFirst, into: .gridCellEdges)
+        try checkBelow(.gridCellEdges, scalar(.edgeCount))
+    }
+}

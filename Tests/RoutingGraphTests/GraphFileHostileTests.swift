@@ -1,0 +1,193 @@
+import ContractionHierarchy
+import Foundation
+import OffgridCore
+import Packs
+import RoutingProfile
+import RoutingTiles
+@testable import RoutingGraph
+import TileMath
+import TestSupport
+import XCTest
+
+/// Damaged graph files with recomputed CRCs, in every section and in the header's counts:
+/// opening refuses them with a one-line InputError, or queries on them answer. Never a crash,
+/// never a hang.
+final class GraphFileHostileTests: XCTestCase {
+    /// OFFGRID_HOSTILE_RUNS=n runs n damaged files instead of the default (for longer hunts).
+    static func runs(default n: Int) -> Int {
+        ProcessInfo.processInfo.environment["OFFGRID_HOSTILE_RUNS"].flatMap { Int($0) } ?? n
+    }
+
+    private func mutator(small: Bool = false) throws -> (GraphFileMutator, URL) {
+        let (dir, sample, _) = try GraphFileTests.sampleGraph()
+        let hostile = dir.appendingPathComponent("hostile")
+        try FileManager.default.createDirectory(at: hostile, withIntermediateDirectories: true)
+        let graph = small ? try westGraph(in: dir) : sample
+        return (try GraphFileMutator(Array(try Data(contentsOf: URL(fileURLWithPath: graph)))), hostile)
+    }
+
+    /// The sample's roads west of 9.5°E: a graph a tenth the size, so thousands of damaged
+    /// copies open (debug build) within seconds.
+    private func westGraph(in dir: URL) throws -> String {
+        let graph = dir.appendingPathComponent("west-only.chg").path
+        if FileManager.default.fileExists(atPath: graph) { return graph }
+        let grid = RoutingGrid.standard
+        let box = try BBox(parsing: "9,46.5,9.5,48")
+        let result = try RoutingTileBuild(profile: CarProfile.embeddedDefault, grid: grid)
+            .run(PBFReaderFactory.sample(), selected: Set(grid.tiles(intersecting: box)))
+        let pack = dir.appendingPathComponent("west-only.routing.pack").path
+        try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: result.dataVersion, profileName: "car",
+                                                              profileHash: CarProfile.embeddedDefault.hash, gridDegrees: 0.25,
+                                                              regionBBox: (box.minLon, box.minLat, box.maxLon, box.maxLat), createdBy: "test"),
+                                    tiles: result.tiles, to: pack)
+        let tiles = dir.appendingPathComponent("west-only").path
+        _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tiles, progress: SilentProgress())
+        _ = try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [tiles], output: graph)
+        return graph
+    }
+
+    /// Every (section, kind) pair first, then random ones: thousands of files, each opened and queried.
+    func testDamagedGraphFilesAreRefusedOrAnswered() throws {
+        let (m, dir) = try mutator(small: true)
+        var rng = SplitMix64(seed: 10)
+        var refused = 0, answered = 0
+        var reasons: [String: Int] = [:]
+        let kinds = GraphFileMutator.Kind.allCases
+        let systematic = m.sections.count * kinds.count
+        let total = max(Self.runs(default: 2_000), systematic)
+        let path = dir.appendingPathComponent("damaged.chg").path
+        for i in 0..<total {
+            let section = i < systematic ? i % m.sections.count : rng.below(m.sections.count)
+            let kind = i < systematic ? kinds[i / m.sections.count] : kinds[rng.below(kinds.count)]
+            let (bytes, what) = m.mutate(section: section, kind: kind, rng: &rng)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            do {
+                let file = try GraphFile(path: path)
+                try file.verify()
+                exercise(file, rng: &rng)
+                answered += 1
+            } catch let e as InputError {
+                let text = "\(e)"
+                XCTAssertFalse(text.contains("\n"), "\(what): \(text)")
+                XCTAssertTrue(text.contains("damaged.chg"), "\(what): \(text)")
+                refused += 1
+                reasons[String(text.split(separator: ":").dropFirst().first ?? ""), default: 0] += 1
+            } catch {
+                XCTFail("\(what): not an InputError: \(error)")
+            }
+        }
+        XCTAssertEqual(refused + answered, total)
+        // Most damage must be caught: a handful of harmless changes (a speed, a flag) still answer.
+        XCTAssertGreaterThan(refused, total / 2, "\(reasons)")
+        XCTAssertGreaterThan(answered, 0)
+    }
+
+    /// The damage that crashed route-query before files were checked (SIGSEGV on out-of-range
+    /// heads and node ends, garbage from non-monotone offsets) is now a one-line error.
+    func testKnownCrashingDamageIsRefusedWithOneLine() throws {
+        let (m, dir) = try mutator(small: true)
+        let cases: [(GraphFileFormat.Section, (Int, UInt32) -> UInt32, String)] = [
+            (.chHead, { _, _ in 0x7FFF_FFFF }, "hierarchy: arc 0 of rank 0 points to rank 2147483647"),
+            (.nodeEnds, { _, _ in 0x0FFF_FFFF }, "section nodeEnds entry 0 (268435455) is not an end of node 0"),
+            (.chFirstOut, { i, old in i == 5 ? 0xFF_FFFF : old }, "section chFirstOut decreases at entry 5"),
+            (.edgeTo, { i, old in i == 3 ? 0xFFFF_FFF0 : old }, "section edgeTo entry 3 is 4294967280, not below"),
+            (.stringOffsets, { i, old in i == 0 ? 1 : old }, "section stringOffsets does not run from 0"),
+            (.chMiddle, { _, old in old == UInt32.max ? old : 0x7FFF_FFFF }, "has middle 2147483647, not lower"),
+            (.rankComponent, { _, _ in 0xFFFF_FFFF }, "section rankComponent entry 0 is 65535"),
+        ]
+        for (section, value, expected) in cases {
+            let path = dir.appendingPathComponent("known-\(section).chg").path
+            try Data(m.rewriting(section, value)).write(to: URL(fileURLWithPath: path))
+            XCTAssertThrowsError(try GraphFile(path: path), "\(section)") { error in
+                XCTAssertTrue(error is InputError, "\(error)")
+                XCTAssertTrue("\(error)".contains("damaged graph file: "), "\(error)")
+                XCTAssertTrue("\(error)".contains(expected), "\(error)")
+                XCTAssertFalse("\(error)".contains("\n"))
+            }
+        }
+    }
+
+    /// Routes, paths with shortcuts unpacked, strings and shapes over a file that opened.
+    private func exercise(_ file: GraphFile, rng: inout SplitMix64) {
+        let n = file.scalar(.edgeBasedNodeCount)
+        guard n > 0 else { return }
+        let view = CHGraphView(nodeCount: n, firstOut: file.array(.chFirstOut), head: file.array(.chHead),
+                               weight: file.array(.chWeight), middle: file.array(.chMiddle), direction: file.array(.chDirection))
+        let query = CHQuery(graph: view)
+        let rankEdge: UnsafeBufferPointer<UInt32> = file.array(.rankEdgeDirection)
+        let shapeFirst: UnsafeBufferPointer<UInt32> = file.array(.edgeShapeFirst)
+        let lat: UnsafeBufferPointer<Int32> = file.array(.shapeLatE7)
+        let names: UnsafeBufferPointer<UInt32> = file.array(.edgeName)
+        for _ in 0..<2 {
+            let s = UInt32(rng.below(n)), t = UInt32(rng.below(n))
+            guard let (_, nodes) = query.path(from: s, to: t) else { continue }
+            for r in nodes.prefix(50) {
+                let e = Int(rankEdge[Int(r)] >> 1)
+                _ = file.string(Int(names[e]))
+                XCTAssertLessThan(shapeFirst[e] + 1, shapeFirst[e + 1])
+                _ = lat[Int(shapeFirst[e + 1]) - 1]
+            }
+        }
+        _ = query.table(sources: [[(UInt32(rng.below(n)), 0)]], targets: [[(UInt32(rng.below(n)), 0)], [(0, 0)]])
+    }
+
+    /// The real tool on damaged files: exit 0 with an answer or exit 1 with one line, never a signal.
+    func testRouteQueryOnDamagedGraphFilesExitsZeroOrOne() throws {
+        let (m, dir) = try mutator()
+        _ = try TestTools.binary("route-query")
+        var rng = SplitMix64(seed: 11)
+        let kinds = GraphFileMutator.Kind.allCases
+        let count = Self.runs(default: 240)
+        var jobs: [(path: String, what: String)] = []
+        for i in 0..<count {
+            let section = i < m.sections.count ? i : rng.below(m.sections.count)
+            let (bytes, what) = m.mutate(section: section, kind: kinds[rng.below(kinds.count)], rng: &rng)
+            let path = dir.appendingPathComponent("tool-\(i).chg").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            jobs.append((path, what))
+        }
+        let results = Parallel.map(count: count, threads: 4) { i -> (Int32, String, String)? in
+            let arguments = i % 3 == 2
+                ? ["table", "--graph", jobs[i].path, "--sources", "9.5209,47.1410;9.5095,47.0613", "--destinations", "9.55,47.16",
+                   "--annotations", "duration,distance"]
+                : ["route", "--graph", jobs[i].path, "--from", "9.5209,47.1410", "--to", "9.5095,47.0613", "--steps",
+                   "--alternatives", "\(i % 2)"]
+            guard let r = try? TestTools.run("route-query", arguments) else { return nil }
+            return (r.status, r.stdout, r.stderr)
+        }
+        var exits: [Int32: Int] = [:]
+        for (i, result) in results.enumerated() {
+            guard let (status, stdout, stderr) = result else { XCTFail("route-query did not run"); continue }
+            exits[status, default: 0] += 1
+            let what = jobs[i].what
+            XCTAssertTrue(status == 0 || status == 1, "\(what): exit \(status), stderr \(stderr)")
+            if status == 1 {
+                let lines = stderr.split(separator: "\n", omittingEmptySubsequences: true)
+                XCTAssertEqual(lines.count, 1, "\(what): \(stderr)")
+            } else if status == 0 {
+                XCTAssertFalse(stdout.isEmpty, what)
+            }
+            try? FileManager.default.removeItem(atPath: jobs[i].path)
+        }
+        XCTAssertGreaterThan(exits[1] ?? 0, count / 2, "\(exits)")
+    }
+
+    /// A file route-graph wrote passes every content check (again, outside the open), and the
+    /// checks' time is printed: one linear pass, small next to mapping and the first query.
+    func testSampleGraphPassesTheContentChecks() throws {
+        let start = MonotonicClock.nanoseconds()
+        let (_, graph, _) = try GraphFileTests.sampleGraph()
+        var best = (open: Double.infinity, check: Double.infinity)
+        for _ in 0..<5 {
+            let t0 = MonotonicClock.nanoseconds()
+            let file = try GraphFile(path: graph)
+            let t1 = MonotonicClock.nanoseconds()
+            try file.validateContent()
+            let t2 = MonotonicClock.nanoseconds()
+            best.open = min(best.open, Double(t1 - t0) / 1e6)
+            best.check = min(best.check, Double(t2 - t1) / 1e6)
+        }
+        print("graph open (with content checks): \(best.open) ms; content checks alone: \(best.check) ms "
+              + "(\(MonotonicClock.seconds(since: start)) s)")
+    }
+}
