@@ -1,7 +1,7 @@
 import ContractionHierarchy
 import Foundation
 import OffgridCore
-import Packs
+import RoutingPacks
 import RoutingProfile
 import RoutingTiles
 @testable import RoutingGraph
