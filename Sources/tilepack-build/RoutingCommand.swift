@@ -37,7 +37,7 @@ struct RoutingCommand: ParsableCommand {
     }
 
     func run() throws {
-        let started = ProgressReporter.monotonicNanoseconds()
+        let started = MonotonicClock.nanoseconds()
         let carProfile = try CarProfile.load(path: profile)
         let routingGrid: RoutingGrid
         do { routingGrid = try RoutingGrid(degrees: grid) } catch { throw ValidationError("--grid: \(error)") }
@@ -93,22 +93,23 @@ struct RoutingCommand: ParsableCommand {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
         reporter.finish(extra: ["tiles": .int(result.tiles.count)])
 
-        JSONOutput.printStdout([
-            "output": output,
-            "dataVersion": result.dataVersion,
-            "profile": ["name": carProfile.name, "hash": carProfile.hash],
-            "grid": routingGrid.degrees,
-            "region": ["bbox": [regionBBox.minLon, regionBBox.minLat, regionBBox.maxLon, regionBBox.maxLat]],
-            "tiles": result.tiles.count,
-            "nodes": result.nodes,
-            "edges": result.edges,
-            "drivableWays": result.drivableWays,
-            "osmNodes": result.osmNodes,
-            "restrictions": result.restrictions,
-            "restrictionsSkipped": result.restrictionsSkipped,
-            "rawBytes": result.tiles.reduce(0) { $0 + $1.raw.count },
-            "bytes": bytes,
-            "seconds": Double(ProgressReporter.monotonicNanoseconds() - started) / 1e9,
-        ])
+        let summary: JSONValue = [
+            "output": .string(output),
+            "dataVersion": .string(result.dataVersion),
+            "profile": ["name": .string(carProfile.name), "hash": .string(carProfile.hash)],
+            "grid": .double(routingGrid.degrees),
+            "region": ["bbox": .array([regionBBox.minLon, regionBBox.minLat, regionBBox.maxLon, regionBBox.maxLat].map { .double($0) })],
+            "tiles": .int(result.tiles.count),
+            "nodes": .int(result.nodes),
+            "edges": .int(result.edges),
+            "drivableWays": .int(result.drivableWays),
+            "osmNodes": .int(result.osmNodes),
+            "restrictions": .int(result.restrictions),
+            "restrictionsSkipped": .int(result.restrictionsSkipped),
+            "rawBytes": .int(result.tiles.reduce(0) { $0 + $1.raw.count }),
+            "bytes": .int(bytes),
+            "seconds": .double(MonotonicClock.seconds(since: started)),
+        ]
+        StdIO.out(JSONWriter.string(summary) + "\n")
     }
 }
