@@ -1,3 +1,4 @@
+import ContractionHierarchy
 import OffgridCore
 #if canImport(Glibc)
 import Glibc
@@ -83,13 +84,21 @@ public final class GraphFile {
         return UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: T.self), count: length / MemoryLayout<T>.size)
     }
 
-    /// Checks every section's CRC32 (reads the whole file).
+    /// Checks every section's CRC32 (reads the whole file) and every shortcut's halves, the checks
+    /// too slow for every open.
     public func verify() throws {
         for s in GraphFileFormat.Section.allCases {
             let (offset, length, crc) = sections[s.rawValue]!
             guard CRC32.checksum(UnsafeRawBufferPointer(start: base + offset, count: length)) == crc else {
                 throw InputError(file: path, offset: offset, "section \(s) fails its CRC32 check")
             }
+        }
+        let view = CHGraphView(nodeCount: scalar(.edgeBasedNodeCount),
+                               firstOut: array(.chFirstOut, as: UInt32.self), head: array(.chHead, as: UInt32.self),
+                               weight: array(.chWeight, as: UInt32.self), middle: array(.chMiddle, as: UInt32.self),
+                               direction: array(.chDirection, as: UInt8.self))
+        if let problem = view.validate(shortcutHalves: true) {
+            throw InputError(file: path, "damaged graph file: hierarchy: \(problem)")
         }
     }
 

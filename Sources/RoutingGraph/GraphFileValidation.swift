@@ -139,7 +139,9 @@ extension GraphFile {
         }
     }
 
-    /// Upward arcs, shortcut middles and halves as `CHGraphView.validate` requires; weights bounded.
+    /// Upward arcs and shortcut middles as `CHGraphView.validate` requires; weights bounded. The
+    /// shortcut halves (random access, several times the cost of everything else) are left to
+    /// `verify()`: path unpacking refuses a missing half on its own, so they are not needed for safety.
     private func checkHierarchy() throws {
         try checkOffsets(.chFirstOut, into: .chHead)
         let weights: UnsafeBufferPointer<UInt32> = array(.chWeight)
@@ -148,7 +150,7 @@ extension GraphFile {
         }
         let view = CHGraphView(nodeCount: scalar(.edgeBasedNodeCount), firstOut: array(.chFirstOut), head: array(.chHead),
                                weight: weights, middle: array(.chMiddle), direction: array(.chDirection))
-        if let problem = view.validate() { throw Damage(message: "hierarchy: \(problem)") }
+        if let problem = view.validate(shortcutHalves: false) { throw Damage(message: "hierarchy: \(problem)") }
     }
 
     /// The snapping grid lies on the globe and lists real edges.

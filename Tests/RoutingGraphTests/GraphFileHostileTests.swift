@@ -107,6 +107,21 @@ final class GraphFileHostileTests: XCTestCase {
         }
     }
 
+    /// Shortcut weights that disagree with their halves: memory-safe, so the file opens (the check
+    /// is too slow for every open), but `verify()` finds it, and path unpacking never crashes on it.
+    func testShortcutHalvesAreCheckedByVerify() throws {
+        let (m, dir) = try mutator(small: true)
+        let path = dir.appendingPathComponent("halves.chg").path
+        let west = try GraphFile(path: try westGraph(in: dir))
+        let middles = withExtendedLifetime(west) { Array(west.array(.chMiddle, as: UInt32.self)) }
+        try Data(m.rewriting(.chWeight) { i, old in middles[i] == UInt32.max ? old : old + 1 }).write(to: URL(fileURLWithPath: path))
+        let file = try GraphFile(path: path)
+        XCTAssertThrowsError(try file.verify()) { error in
+            XCTAssertTrue("\(error)".contains("has no matching halves"), "\(error)")
+        }
+        XCTAssertNoThrow(try west.verify())
+    }
+
     /// Routes, paths with shortcuts unpacked, strings and shapes over a file that opened.
     private func exercise(_ file: GraphFile, rng: inout SplitMix64) {
         let n = file.scalar(.edgeBasedNodeCount)
