@@ -9,13 +9,15 @@ PIPELINE ?= pipelines/liechtenstein.mk
 APT_PACKAGES := libsqlite3-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build pipeline test smoke proto bench clean help
+.PHONY: all deps build pipeline test smoke scale scale-check scale-deps proto bench clean help
 
 all: build
 
 help:
 	@echo "make pipeline   build (release) and run $(PIPELINE) on the sample into $(OUT)/"
 	@echo "make test       build, swift test, then a pipeline smoke run"
+	@echo "make scale      build (release) and run the Snakemake workflow on the sample in four regions into $(SCALE_OUT)/"
+	@echo "make scale-check  make pipeline and make scale, then check they agree and a re-run does nothing"
 	@echo "make proto      regenerate Sources/OSMPBFProto from proto/*.proto (protoc-c)"
 	@echo "make bench      run every benchmark under bench/"
 
@@ -42,6 +44,30 @@ smoke: build
 test: build
 	$(SWIFT) test
 	$(MAKE) smoke
+
+# The sharded workflow (pipelines/Snakefile) with Snakemake from a project-local venv.
+VENV_SCALE := .venv-scale
+SNAKEMAKE := $(VENV_SCALE)/bin/snakemake
+SCALE_OUT := $(OUT)/scale
+SCALE_RUN := $(SNAKEMAKE) -s pipelines/Snakefile --configfile pipelines/config/sample.yaml \
+	--profile pipelines/profiles/local --config bin=$(BIN) out=$(SCALE_OUT)
+
+$(SNAKEMAKE): pipelines/requirements-scale.txt
+	python3 -m venv $(VENV_SCALE) || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-venv >/dev/null && python3 -m venv $(VENV_SCALE); }
+	$(VENV_SCALE)/bin/pip install --quiet --disable-pip-version-check -r pipelines/requirements-scale.txt
+	touch $@
+
+scale-deps: $(SNAKEMAKE)
+	@command -v osmium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq osmium-tool >/dev/null; }
+
+scale: build scale-deps
+	$(SCALE_RUN)
+	@echo "scale: outputs in $(SCALE_OUT)/: summary.json (merged), routing/liechtenstein/ (stitched tiles),"
+	@echo "  liechtenstein.chg (graph), routing/*.routing.pack, maps/<region>/, basic.stylepack, logs/<rule>/"
+
+# The sharded run equals the single-machine run, and a second run does nothing.
+scale-check: pipeline scale
+	python3 pipelines/check_scale.py --scale $(SCALE_OUT) --pipeline $(OUT) --name liechtenstein -- $(MAKE) --no-print-directory scale
 
 proto:
 	command -v protoc-c >/dev/null || $(MAKE) deps
