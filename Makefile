@@ -49,8 +49,10 @@ test: build
 VENV_SCALE := .venv-scale
 SNAKEMAKE := $(VENV_SCALE)/bin/snakemake
 SCALE_OUT := $(OUT)/scale
+# SCALE_FLAGS passes more snakemake flags, e.g. make scale SCALE_FLAGS=--dry-run
+SCALE_FLAGS ?=
 SCALE_RUN := $(SNAKEMAKE) -s pipelines/Snakefile --configfile pipelines/config/sample.yaml \
-	--profile pipelines/profiles/local --config bin=$(BIN) out=$(SCALE_OUT)
+	--profile pipelines/profiles/local --config bin=$(BIN) out=$(SCALE_OUT) $(SCALE_FLAGS)
 
 $(SNAKEMAKE): pipelines/requirements-scale.txt
 	python3 -m venv $(VENV_SCALE) || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-venv >/dev/null && python3 -m venv $(VENV_SCALE); }
