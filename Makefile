@@ -69,7 +69,8 @@ scale: build scale-deps
 
 # The sharded run equals the single-machine run, and a second run does nothing.
 scale-check: pipeline scale
-	python3 pipelines/check_scale.py --scale $(SCALE_OUT) --pipeline $(OUT) --name liechtenstein -- $(MAKE) --no-print-directory scale
+	python3 pipelines/check_scale.py --scale $(SCALE_OUT) --pipeline $(OUT) --name liechtenstein \
+	    --bin $(BIN) --pbf samples/liechtenstein.osm.pbf -- $(MAKE) --no-print-directory scale
 
 proto:
 	command -v protoc-c >/dev/null || $(MAKE) deps

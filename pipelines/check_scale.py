@@ -5,6 +5,8 @@
 
 1. The stitched routing tiles in SCALE/routing/NAME are the same files, byte for byte, as
    PIPELINE/routing/NAME (built from the whole PBF), and SCALE/NAME.chg equals PIPELINE/NAME.chg.
+   With --bin and --pbf, each region's pack built from its extract is also compared with the pack
+   built from the whole PBF for the same region: the extract's margin loses nothing.
 2. Every map pack (packs/<band>/<z>-<x>-<y>.pack) the shards wrote under SCALE/maps/<region>/ equals
    the pack of the same name that the pipeline wrote for its own regions under PIPELINE/maps/mbtiles/:
    a pack holds every tile under its parent tile, whichever region asked for it.
@@ -16,6 +18,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 
 
 def digests(directory, suffix):
@@ -57,6 +60,8 @@ def main():
     parser.add_argument("--scale", required=True)
     parser.add_argument("--pipeline", required=True)
     parser.add_argument("--name", required=True)
+    parser.add_argument("--bin", help="directory of tilepack-build, to rebuild each region from the whole PBF")
+    parser.add_argument("--pbf", help="the whole PBF the regions were cut from")
     parser.add_argument("rerun", nargs=argparse.REMAINDER)
     args = parser.parse_args()
 
@@ -73,6 +78,20 @@ def main():
     if open(graphs[0], "rb").read() != open(graphs[1], "rb").read():
         fail(f"{graphs[0]} differs from {graphs[1]}")
     print(f"check_scale: {graphs[0]} byte-identical to {graphs[1]}")
+
+    if args.bin and args.pbf:
+        regions_dir = os.path.join(args.scale, "regions")
+        regions = sorted(n[:-len(".geojson")] for n in os.listdir(regions_dir) if n.endswith(".geojson"))
+        with tempfile.TemporaryDirectory() as scratch:
+            for region in regions:
+                whole_pack = os.path.join(scratch, region + ".routing.pack")
+                subprocess.run([os.path.join(args.bin, "tilepack-build"), "routing", "--input", args.pbf,
+                                "--region", os.path.join(regions_dir, region + ".geojson"),
+                                "--output", whole_pack, "--quiet"], check=True, stdout=subprocess.DEVNULL)
+                shard_pack = os.path.join(args.scale, "routing", region + ".routing.pack")
+                if open(whole_pack, "rb").read() != open(shard_pack, "rb").read():
+                    fail(f"{shard_pack} (from the region's extract) differs from the pack built from {args.pbf}")
+        print(f"check_scale: {len(regions)} region packs from extracts byte-identical to packs from {args.pbf}")
 
     shards = map_packs(os.path.join(args.scale, "maps"))
     single = map_packs(os.path.join(args.pipeline, "maps", "mbtiles"))
