@@ -19,6 +19,24 @@ public final class MBTilesSource: TileSource {
     private var readStatement: OpaquePointer?
     private var tileStatement: OpaquePointer?
     private var columnIndexStatement: OpaquePointer?
+    private var zoomScanStatement: OpaquePointer?
+    private var zoomCountStatement: OpaquePointer?
+
+    /// Zooms whose whole index is in memory (loaded lazily, per zoom, so a source's other zooms
+    /// cost nothing), and per zoom the work SQL range queries have done so far.
+    private var zoomIndexes: [Int: MBTilesZoomIndex] = [:]
+    private var sqlWork = [Int](repeating: 0, count: 31)
+    private var sqlWorkAtLastCheck = [Int](repeating: 0, count: 31)
+
+    /// When to scan a zoom instead of querying it (ski rental): once the SQL queries' work
+    /// (a query costs about as much as reading 6 index rows, measured) reaches a quarter of
+    /// the zoom's tile count. A small region never gets there (32 packs of a 340k-tile source:
+    /// about 1k units), a large region's plan gets there early and then costs one scan; the
+    /// work done before the switch is at most 4× a scan, the scan at most 4× the SQL work.
+    static let queryCost = 6
+    static let scanFraction = 4
+    /// Zooms of more tiles than this stay on SQL queries (12 bytes a tile in memory: 384 MiB).
+    static let maxTilesInMemory = 32 << 20
 
     public init(path: String) throws {
         self.path = path
@@ -47,8 +65,10 @@ public final class MBTilesSource: TileSource {
     deinit { finalizeAll() }
 
     private func finalizeAll() {
-        for s in [indexStatement, readStatement, tileStatement, columnIndexStatement] where s != nil { sqlite3_finalize(s) }
+        for s in [indexStatement, readStatement, tileStatement, columnIndexStatement, zoomScanStatement, zoomCountStatement] where s != nil { sqlite3_finalize(s) }
         columnIndexStatement = nil
+        zoomScanStatement = nil
+        zoomCountStatement = nil
         indexStatement = nil
         readStatement = nil
         tileStatement = nil
@@ -102,6 +122,10 @@ public final class MBTilesSource: TileSource {
             SELECT tile_row, length(tile_data) FROM tiles
             WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row BETWEEN ?3 AND ?4
             """, "not an MBTiles tileset (no usable tiles table)")
+        zoomScanStatement = try prepare("SELECT tile_column, tile_row, length(tile_data) FROM tiles WHERE zoom_level = ?1",
+                                        "not an MBTiles tileset (no usable tiles table)")
+        zoomCountStatement = try prepare("SELECT count(*) FROM (SELECT 1 FROM tiles WHERE zoom_level = ?1 LIMIT ?2)",
+                                         "not an MBTiles tileset (no usable tiles table)")
         tileStatement = try prepare("SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3",
                                     "not an MBTiles tileset (no usable tiles table)")
 
@@ -193,6 +217,59 @@ public final class MBTilesSource: TileSource {
     }
 
     public func index(under parent: TileCoordinate, atZoom zoom: Int) throws -> [TileIndexEntry] {
+        guard parent.isValid, zoom >= parent.z, zoom <= 30 else { return [] }
+        if let loaded = zoomIndexes[zoom] { return loaded.entries(under: parent) }
+        if try worthScanning(zoom) {
+            let loaded = try scanZoomIndex(zoom)
+            zoomIndexes[zoom] = loaded
+            return loaded.entries(under: parent)
+        }
+        let result = try sqlIndex(under: parent, atZoom: zoom)
+        sqlWork[zoom] += MBTilesSource.queryCost + result.count
+        return result
+    }
+
+    /// The zooms answered from memory so far (tests).
+    var scannedZooms: [Int] { zoomIndexes.keys.sorted() }
+
+    /// Whether the zoom has fewer tiles than `scanFraction` × the SQL work so far (and fits the
+    /// memory cap). Counted with a limit, and only when the work has doubled since the last
+    /// count, so that counting costs no more than the queries themselves.
+    private func worthScanning(_ zoom: Int) throws -> Bool {
+        let work = sqlWork[zoom]
+        guard work >= 64, work >= 2 * sqlWorkAtLastCheck[zoom] else { return false }
+        sqlWorkAtLastCheck[zoom] = work
+        let limit = min(work * MBTilesSource.scanFraction, MBTilesSource.maxTilesInMemory)
+        let s = zoomCountStatement
+        sqlite3_reset(s)
+        defer { sqlite3_reset(s) }
+        sqlite3_bind_int64(s, 1, Int64(zoom))
+        sqlite3_bind_int64(s, 2, Int64(limit) + 1)
+        guard try step(s, "counting the tiles at zoom \(zoom)") else { return false }
+        return Int(sqlite3_column_int64(s, 0)) <= limit
+    }
+
+    /// One zoom's whole index in one scan (the `tiles` table or the `map`/`images` view alike).
+    func scanZoomIndex(_ zoom: Int) throws -> MBTilesZoomIndex {
+        let s = zoomScanStatement
+        sqlite3_reset(s)
+        defer { sqlite3_reset(s) }
+        sqlite3_bind_int64(s, 1, Int64(zoom))
+        let side = Int64(1) << zoom
+        var columns: [UInt32] = [], rows: [UInt32] = [], lengths: [UInt32] = []
+        while try step(s, "reading the tile index at zoom \(zoom)") {
+            let x = sqlite3_column_int64(s, 0), row = sqlite3_column_int64(s, 1)
+            guard x >= 0, x < side, row >= 0, row < side else { continue }
+            columns.append(UInt32(x))
+            rows.append(UInt32(side - 1 - row))
+            lengths.append(UInt32(clamping: sqlite3_column_int64(s, 2)))
+        }
+        return MBTilesZoomIndex(zoom: zoom, columns: columns, rows: rows, rowLengths: lengths)
+    }
+
+    /// The index under one parent through SQL range queries (the pre-scan path, and the oracle
+    /// the tests compare the in-memory index with).
+    func sqlIndex(under parent: TileCoordinate, atZoom zoom: Int) throws -> [TileIndexEntry] {
         guard parent.isValid, zoom >= parent.z, zoom <= 30 else { return [] }
         var result: [TileIndexEntry] = []
         let flip = (1 << zoom) - 1

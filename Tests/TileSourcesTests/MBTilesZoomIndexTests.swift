@@ -1,0 +1,84 @@
+import Foundation
+@testable import TileSources
+import TileMath
+import XCTest
+
+/// The in-memory zoom index (one scan per zoom, binary search per parent) answers exactly as the
+/// SQL range queries it replaces, for the `tiles` table and for the `map`/`images` layout.
+final class MBTilesZoomIndexTests: XCTestCase {
+    /// Every parent that has tiles under it at some zoom, plus empty neighbours and the edges of
+    /// the grid, so that the walk's jumps (rows below, rows above, next column) are exercised.
+    private func parents(of source: MBTilesSource) throws -> [TileCoordinate] {
+        var set = Set<TileCoordinate>()
+        for t in try source.allTiles() {
+            for z in 0...t.coordinate.z {
+                let a = t.coordinate.ancestor(atZoom: z)
+                set.insert(a)
+                let last = (1 << z) - 1
+                for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1), (1, 1)] {
+                    let n = TileCoordinate(z: z, x: a.x + dx, y: a.y + dy)
+                    if n.x >= 0, n.y >= 0, n.x <= last, n.y <= last { set.insert(n) }
+                }
+            }
+        }
+        return set.sorted()
+    }
+
+    private func assertSameAnswers(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let source = try MBTilesSource(path: path)
+        let parents = try parents(of: source)
+        XCTAssertGreaterThan(parents.count, 100, file: file, line: line)
+        var nonEmpty = 0, compared = 0
+        for zoom in source.info.minZoom...source.info.maxZoom {
+            let memory = try source.scanZoomIndex(zoom)
+            for parent in parents where parent.z <= zoom {
+                let expected = try source.sqlIndex(under: parent, atZoom: zoom)
+                XCTAssertEqual(memory.entries(under: parent), expected, "\(parent) at zoom \(zoom)", file: file, line: line)
+                // The public path: SQL for the first queries of a zoom, then (past enough work) the scan.
+                XCTAssertEqual(try source.index(under: parent, atZoom: zoom), expected, file: file, line: line)
+                if !expected.isEmpty { nonEmpty += 1 }
+                compared += 1
+            }
+        }
+        XCTAssertFalse(source.scannedZooms.isEmpty, "many queries switch a zoom to its scan", file: file, line: line)
+        XCTAssertNotEqual(source.scannedZooms.count, source.info.maxZoom - source.info.minZoom + 1,
+                          "the first queries of a zoom go through SQL", file: file, line: line)
+        XCTAssertGreaterThan(nonEmpty, 300, "the comparison covers real tiles", file: file, line: line)
+        XCTAssertGreaterThan(compared - nonEmpty, 300, "and empty parents", file: file, line: line)
+    }
+
+    func testTilesTableAnswersAsSQL() throws {
+        try assertSameAnswers(sampleMBTiles)
+    }
+
+    /// The sample rewritten in the deduplicating layout (a `tiles` view over `map` and `images`),
+    /// with rows SQL range queries never return (outside the zoom's grid), which the scan drops.
+    func testMapImagesLayoutAnswersAsSQL() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mbtiles-zoom-index-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("map-images.mbtiles").path
+        let sql = """
+            ATTACH '\(sampleMBTiles)' AS s;
+            CREATE TABLE metadata (name TEXT, value TEXT);
+            INSERT INTO metadata SELECT name, value FROM s.metadata;
+            CREATE TABLE images (tile_id TEXT PRIMARY KEY, tile_data BLOB);
+            CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
+            CREATE UNIQUE INDEX map_index ON map (zoom_level, tile_column, tile_row);
+            INSERT INTO images SELECT hex(zoom_level) || '/' || tile_column || '/' || tile_row, tile_data FROM s.tiles;
+            INSERT INTO map SELECT zoom_level, tile_column, tile_row, hex(zoom_level) || '/' || tile_column || '/' || tile_row FROM s.tiles;
+            INSERT INTO map VALUES (3, 8, 0, '30/0/0'), (3, -1, 2, '30/0/0'), (3, 2, 9, '30/0/0');
+            CREATE VIEW tiles AS SELECT zoom_level, tile_column, tile_row, tile_data FROM map JOIN images USING (tile_id);
+            """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.arguments = [path, sql]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "sqlite3 made the fixture")
+        let source = try MBTilesSource(path: path)
+        XCTAssertEqual(try source.allTiles().count, 180, "the out-of-grid rows are not tiles")
+        try assertSameAnswers(path)
+    }
+}
