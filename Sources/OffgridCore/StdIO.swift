@@ -4,29 +4,19 @@ import Glibc
 import Darwin
 #endif
 
-/// Minimal unbuffered stderr writes, independent of Foundation.
+/// Minimal unbuffered stdout/stderr writes, independent of Foundation.
 public enum StdIO {
-    public static func err(_ s: String) {
-        var s = s
-        s.withUTF8 { buf in
-            var p = buf.baseAddress
-            var left = buf.count
-            while left > 0, let base = p {
-                let n = write(2, base, left)
-                if n <= 0 { break }
-                p = base + n
-                left -= n
-            }
-        }
-    }
+    public static func err(_ s: String) { writeAll(s, to: 2) }
 
-    public static func out(_ s: String) {
+    public static func out(_ s: String) { writeAll(s, to: 1) }
+
+    private static func writeAll(_ s: String, to fd: Int32) {
         var s = s
         s.withUTF8 { buf in
             var p = buf.baseAddress
             var left = buf.count
             while left > 0, let base = p {
-                let n = write(1, base, left)
+                let n = write(fd, base, left)
                 if n <= 0 { break }
                 p = base + n
                 left -= n

@@ -57,36 +57,8 @@ public final class RoutingData: @unchecked Sendable {
         edgeDirectionRank = file.array(.edgeDirectionRank)
         rankWeight = file.array(.rankWeight)
         rankComponent = file.array(.rankComponent)
-        try Self.checkSizes(file, nodeCount: nodeCount, edgeCount: edgeCount, rankCount: rankCount)
         ch = CHGraphView(nodeCount: rankCount, firstOut: file.array(.chFirstOut), head: file.array(.chHead),
                          weight: file.array(.chWeight), middle: file.array(.chMiddle), direction: file.array(.chDirection))
-    }
-
-    /// Array lengths must agree with the header before anything indexes them.
-    static func checkSizes(_ f: GraphFile, nodeCount: Int, edgeCount: Int, rankCount: Int) throws {
-        func count(_ s: GraphFileFormat.Section) -> Int {
-            switch s.elementSize {
-            case 1: return (f.array(s) as UnsafeBufferPointer<UInt8>).count
-            case 2: return (f.array(s) as UnsafeBufferPointer<UInt16>).count
-            case 8: return (f.array(s) as UnsafeBufferPointer<Int64>).count
-            default: return (f.array(s) as UnsafeBufferPointer<UInt32>).count
-            }
-        }
-        let expected: [(GraphFileFormat.Section, Int)] = [
-            (.nodeLatE7, nodeCount), (.nodeLonE7, nodeCount), (.nodeControl, nodeCount), (.nodeFirstEnd, nodeCount + 1),
-            (.edgeFrom, edgeCount), (.edgeTo, edgeCount), (.edgeShapeFirst, edgeCount + 1), (.edgeLengthCm, edgeCount),
-            (.edgeFlags, edgeCount), (.edgeRoadClass, edgeCount), (.edgeName, edgeCount), (.edgeRef, edgeCount),
-            (.edgeDirectionRank, 2 * edgeCount),
-            (.rankEdgeDirection, rankCount), (.rankWeight, rankCount), (.rankComponent, rankCount),
-            (.chFirstOut, rankCount + 1),
-        ]
-        for (s, n) in expected where count(s) != n {
-            throw InputError(file: f.path, "section \(s) has \(count(s)) entries, expected \(n)")
-        }
-        let arcs = count(.chHead)
-        guard count(.chWeight) == arcs, count(.chMiddle) == arcs, count(.chDirection) == arcs else {
-            throw InputError(file: f.path, "CH sections disagree in length")
-        }
     }
 
     public func string(_ i: UInt32) -> String { file.string(Int(i)) }

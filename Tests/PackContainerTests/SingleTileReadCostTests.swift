@@ -11,9 +11,10 @@ import XCTest
 final class SingleTileReadCostTests: XCTestCase {
     func testPositionedReadAgainstWholePackRead() throws {
         let env = ProcessInfo.processInfo.environment
-        guard env["OFFGRID_PERF"] == "1", let path = env["OFFGRID_PERF_MAP_PACK"], let spec = env["OFFGRID_PERF_TILE"] else {
-            throw XCTSkip("set OFFGRID_PERF=1, OFFGRID_PERF_MAP_PACK and OFFGRID_PERF_TILE to measure")
-        }
+        try XCTSkipUnless(env["OFFGRID_PERF"] == "1", "set OFFGRID_PERF=1 (with OFFGRID_PERF_MAP_PACK and OFFGRID_PERF_TILE) to measure")
+        // Asked for a measurement: missing inputs are a failure, not a skip.
+        let path = try XCTUnwrap(env["OFFGRID_PERF_MAP_PACK"], "OFFGRID_PERF_MAP_PACK=<map pack> is required with OFFGRID_PERF=1")
+        let spec = try XCTUnwrap(env["OFFGRID_PERF_TILE"], "OFFGRID_PERF_TILE=z/x/y is required with OFFGRID_PERF=1")
         let zxy = spec.split(separator: "/").compactMap { Int($0) }
         let c = TileCoordinate(z: zxy[0], x: zxy[1], y: zxy[2])
         func measure(_ label: String, _ body: () throws -> ArraySlice<UInt8>?) rethrows -> [UInt8] {
