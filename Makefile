@@ -9,7 +9,7 @@ PIPELINE ?= pipelines/liechtenstein.mk
 APT_PACKAGES := libsqlite3-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build pipeline test smoke scale scale-check scale-deps proto bench clean help
+.PHONY: all deps pydeps test-deps build pipeline test smoke scale scale-check scale-deps proto bench clean help
 
 all: build
 
@@ -32,16 +32,37 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
-pipeline: build
-	$(MAKE) -f $(PIPELINE) BIN=$(BIN) OUT=$(OUT)
+# Python clients and oracles (polyline, pmtiles, requests, ...) in a project-local venv; the tests
+# and the pipeline run them with $(PYTHON) (exported as OFFGRID_PYTHON).
+VENV := .venv
+PYTHON := $(abspath $(VENV))/bin/python
+export OFFGRID_PYTHON := $(PYTHON)
+$(VENV)/.installed: Tests/python/requirements.txt
+	python3 -m venv $(VENV) || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-venv >/dev/null && python3 -m venv $(VENV); }
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r Tests/python/requirements.txt
+	touch $@
+
+pydeps: $(VENV)/.installed
+
+# Servers and tools the tests start themselves on loopback; installed only when missing.
+TEST_APT_PACKAGES :=
+test-deps: deps pydeps
+	@missing=""; for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+pipeline: build pydeps
+	$(MAKE) -f $(PIPELINE) BIN=$(BIN) OUT=$(OUT) PYTHON=$(PYTHON)
 
 # The smoke run builds the sample pipeline from scratch in its own directory, checks it,
 # and runs it again to check that nothing is rebuilt and the outputs are byte-identical.
-smoke: build
+smoke: build pydeps
 	rm -rf $(OUT)/smoke
-	$(MAKE) -f $(PIPELINE) BIN=$(BIN) OUT=$(OUT)/smoke check
+	$(MAKE) -f $(PIPELINE) BIN=$(BIN) OUT=$(OUT)/smoke PYTHON=$(PYTHON) check
 
-test: build
+test: build test-deps
 	$(SWIFT) test
 	$(MAKE) smoke
 

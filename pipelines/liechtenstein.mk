@@ -4,6 +4,7 @@
 SHELL := /bin/bash
 BIN ?= .build/release
 OUT ?= out
+PYTHON ?= python3
 PBF := samples/liechtenstein.osm.pbf
 NAME := liechtenstein
 # Two neighbouring regions split at 9.5°E, a routing-grid line: packed apart, unpacked together.
@@ -162,5 +163,5 @@ check: all maps-check store-check
 	grep -q '"code" : "Ok"' $(ROUTE)
 	test "$$(grep -c '"event":"reroute"' $(TRACE))" = 1
 	test "$$(wc -l < $(ANSWERS))" = "$$(wc -l < samples/queries.ndjson)"
-	python3 Tests/interop/check_routes.py $(ROUTE) $(VIA_ROUTE)
+	$(PYTHON) Tests/interop/check_routes.py $(ROUTE) $(VIA_ROUTE)
 	@echo "pipeline smoke run: OK"

@@ -156,3 +156,19 @@ public final class LockedValue<T>: @unchecked Sendable {
 public enum PerfGate {
     public static var enabled: Bool { ProcessInfo.processInfo.environment["OFFGRID_PERF"] == "1" }
 }
+
+/// The project venv's Python (made by `make pydeps`, exported by the Makefile as OFFGRID_PYTHON):
+/// the real clients and oracles the tests run (polyline, pmtiles, requests, ...). Missing → the
+/// test fails with how to make it, never skips.
+public enum TestPython {
+    public struct Missing: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "no Python venv at \(path): run `make pydeps` (make test makes it first)" }
+    }
+
+    public static func executable() throws -> String {
+        let path = ProcessInfo.processInfo.environment["OFFGRID_PYTHON"] ?? TestTools.path(".venv/bin/python")
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw Missing(path: path) }
+        return path
+    }
+}

@@ -9,11 +9,7 @@ import math
 import subprocess
 import sys
 
-try:
-    import polyline
-except ImportError:
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "polyline"], check=True)
-    import polyline
+import polyline  # from the project venv: make pydeps (Tests/python/requirements.txt)
 
 
 def meters(a, b):
