@@ -6,7 +6,6 @@ package from PyPI (or read GeoJSON), and check the shape against the waypoints a
 """
 import json
 import math
-import subprocess
 import sys
 
 import polyline  # from the project venv: make pydeps (Tests/python/requirements.txt)
