@@ -42,7 +42,7 @@ struct InstructionBuilder {
                 let depart = phrase(0).now
                 // A depart step too short for its own announcement of the turn says both at once.
                 add(start, d.at == nil && d.near == nil && d.early == nil
-                    ? depart + ManeuverPhrase.Text(", then ") + lowered(atManeuver) : depart)
+                    ? depart + ManeuverPhrase.Text(", then ") + lowered(chained(i + 1, second: true)) : depart)
             } else {
                 let p = phrase(i)
                 let distance = SpokenDistance.text(SpokenDistance.roundedDown(step.meters) ?? step.meters)
@@ -56,8 +56,8 @@ struct InstructionBuilder {
     }
 
     /// Maneuver j's words at the maneuver, joined with maneuver j + 1's when step j is short.
-    func chained(_ j: Int) -> ManeuverPhrase.Text {
-        let p = phrase(j).now
+    func chained(_ j: Int, second: Bool = false) -> ManeuverPhrase.Text {
+        let p = second ? then(j) : phrase(j).now
         guard j + 1 < steps.count, steps[j].meters < Self.shortStepMeters,
               steps[j].type != .roundabout, steps[j].type != .arrive else { return p }
         return p + ManeuverPhrase.Text(", then ") + lowered(then(j + 1))

@@ -20,8 +20,10 @@ enum SpokenDistance {
     }
 }
 
-/// SSML for the speech engines Mapbox's SDKs feed (Amazon Polly's dialect): the announcement in
-/// `<speak>`, road names and refs in `<say-as interpret-as="address">`, XML special characters escaped.
+/// SSML as Mapbox's Directions API writes it, minus its `<amazon:effect>` wrapper (a prefix with no
+/// namespace declaration, which namespace-aware XML parsers reject): standard SSML 1.1 any engine
+/// reads. The announcement in `<speak><prosody rate="1.08">`, road names and refs in
+/// `<say-as interpret-as="address">`, XML special characters escaped.
 enum SSML {
     static func escape(_ text: String) -> String {
         var out = ""
@@ -45,6 +47,6 @@ enum SSML {
     static func address(_ road: String) -> String { "<say-as interpret-as=\"address\">\(escape(road))</say-as>" }
 
     static func speak(_ body: String) -> String {
-        "<speak><amazon:effect name=\"drc\"><prosody rate=\"1.08\">\(body)</prosody></amazon:effect></speak>"
+        "<speak><prosody rate=\"1.08\">\(body)</prosody></speak>"
     }
 }
