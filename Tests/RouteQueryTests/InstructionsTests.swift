@@ -84,6 +84,14 @@ final class InstructionsTests: XCTestCase {
         XCTAssertEqual(s[0].bannerInstructions?.first?.primary.type, "fork")
         XCTAssertEqual(s[0].bannerInstructions?.first?.primary.modifier, "slight right")
         XCTAssertEqual(s[1].bannerInstructions?.first?.primary.modifier, "right")
+        // The same place as a via point: the first leg arrives at "your 1st destination".
+        var request = RouteRequest(coordinates: [(9.5642, 47.1196), (9.5714, 47.1123), (9.5753, 47.137)])
+        request.steps = true
+        request.voiceInstructions = true
+        let legs = try service().routes(request).routes[0].legs
+        XCTAssertEqual(legs[0].steps[1].voiceInstructions?.map(\.announcement), ["You have arrived at your 1st destination, on the right."])
+        XCTAssertEqual(legs[1].steps.last?.voiceInstructions, [])
+        XCTAssertNil(legs[1].steps[0].bannerInstructions, "banners were not asked for")
     }
 
     func testUTurnForkLeftAndSecondExit() throws {
