@@ -26,6 +26,8 @@ enum SpokenDistance {
 /// `<say-as interpret-as="address">`, XML special characters escaped.
 enum SSML {
     static func escape(_ text: String) -> String {
+        // Most names need nothing: one pass over the bytes to find out.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for c in text.unicodeScalars {
