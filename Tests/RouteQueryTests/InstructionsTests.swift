@@ -110,6 +110,25 @@ final class InstructionsTests: XCTestCase {
         XCTAssertEqual(s[4].bannerInstructions?.first?.primary.modifier, "uturn")
     }
 
+    func testContinueOnTheSameRoadAndLongStretches() throws {
+        let named = try steps((9.5798, 47.1131), (9.577, 47.1175))
+        XCTAssertEqual(named.map(\.maneuver.type), ["depart", "continue", "arrive"])
+        XCTAssertEqual(announcements(named), [
+            ["Head west on Grosssteg.", "Turn right to stay on Grosssteg."],
+            ["Continue on Grosssteg for 500 meters.", "In 200 meters, your destination will be on the right.",
+             "In 50 meters, your destination will be on the right.", "You have arrived at your destination, on the right."],
+            [],
+        ])
+        // A slow unnamed road (about 15 km/h): a minute ahead is 250 m, 15 s ahead 50 m; the
+        // banner, with no road to name, says what to do.
+        let unnamed = try steps((9.5772, 47.0794), (9.5689, 47.0776))
+        XCTAssertEqual(announcements(unnamed)[0], ["Head northwest.", "In 250 meters, turn sharp left.", "In 50 meters, turn sharp left.",
+                                                   "Turn sharp left."])
+        XCTAssertEqual(announcements(unnamed)[1].first, "Continue for 500 meters.")
+        XCTAssertEqual(unnamed[0].bannerInstructions?.first?.primary.components, [.init(text: "Turn sharp left", type: .text)])
+        XCTAssertEqual(unnamed[1].bannerInstructions?.first?.primary.text, "Your destination")
+    }
+
     func testUnnamedRoundabout() throws {
         let s = try steps((9.5053, 47.0725), (9.4928, 47.0674))
         XCTAssertEqual(announcements(s)[0], ["Head southwest on Gagoz.", "In 200 meters, enter the roundabout and take the 2nd exit.",
