@@ -16,6 +16,9 @@ public struct RouteRequest {
     public var alternatives = 0
     public var algorithm = LegSearch.Algorithm.ch
     public var format = Format.osrm
+    /// Mapbox-style `voiceInstructions` / `bannerInstructions` on every step (need `steps`).
+    public var voiceInstructions = false
+    public var bannerInstructions = false
 
     public init(coordinates: [(lon: Double, lat: Double)]) { self.coordinates = coordinates }
 
@@ -34,6 +37,7 @@ public struct RouteRequest {
         }
         for r in radiuses.compactMap({ $0 }) where !(r >= 0) { return "radius \(r) is not a non-negative number" }
         if alternatives < 0 { return "alternatives must be at least 0" }
+        if (voiceInstructions || bannerInstructions) && !steps { return "voice and banner instructions need steps" }
         return nil
     }
 }

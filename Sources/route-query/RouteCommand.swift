@@ -12,9 +12,13 @@ struct RouteOptions: ParsableArguments {
     @Option(help: "Per waypoint snapping radius in metres, ';'-separated ('unlimited' or empty for none).") var radiuses: String?
     @Option(help: "Alternative routes wanted besides the best (via-node method: at most 25% longer, at most 75% shared).") var alternatives = 0
     @Option(help: "Output: osrm (route response) or geojson (FeatureCollection).") var format: RouteRequest.Format = .osrm
+    @Flag(help: "Spoken announcements on every step (Mapbox voiceInstructions, English; implies --steps).") var voiceInstructions = false
+    @Flag(help: "Banner texts on every step (Mapbox bannerInstructions; implies --steps).") var bannerInstructions = false
 
     func apply(to r: inout RouteRequest) throws {
-        r.steps = steps
+        r.steps = steps || voiceInstructions || bannerInstructions
+        r.voiceInstructions = voiceInstructions
+        r.bannerInstructions = bannerInstructions
         r.geometries = format == .geojson ? .geojson : geometries
         r.overview = overview
         r.alternatives = alternatives
