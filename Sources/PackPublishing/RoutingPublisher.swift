@@ -55,7 +55,7 @@ public enum RoutingPublisher {
                                         gridDegrees: grid.degrees, bbox: [bbox.minLon, bbox.minLat, bbox.maxLon, bbox.maxLat],
                                         entries: entries)
         let outcome = try writer.commit(index)
-        sink.finish(extra: ["tiles": .int(entries.count)])
+        sink.finish(extra: ["objectsWritten": .int(writer.counts.objectsWritten)])
         return PublishSummary(kind: "routing", repository: repository, name: profileName, version: dataVersion, outcome: outcome,
                               index: RepositoryLayout.routingIndexPath(profile: profileName, dataVersion: dataVersion),
                               entries: index.entries, counts: writer.counts, started: started)

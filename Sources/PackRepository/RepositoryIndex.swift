@@ -22,6 +22,18 @@ public struct RepositoryIndex: Equatable, Sendable {
             self.sha256 = sha256
             self.size = size
         }
+
+        /// Checks fetched per-version index bytes against the size and SHA-256 listed here
+        /// (before decoding them); `source` names the file or URL in the error.
+        public func verify(_ bytes: [UInt8], source: String) throws {
+            guard bytes.count == size else {
+                throw InputError(file: source, "has \(bytes.count) bytes, index.json lists \(size)")
+            }
+            let actual = SHA256.hex(SHA256.hash(bytes))
+            guard actual == sha256 else {
+                throw InputError(file: source, "SHA-256 \(actual) does not match the \(sha256) index.json lists")
+            }
+        }
     }
 
     public struct Tileset: Equatable, Sendable {

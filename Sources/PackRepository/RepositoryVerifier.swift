@@ -31,9 +31,7 @@ public enum RepositoryVerifier {
         func versionIndex(_ ref: RepositoryIndex.VersionRef) throws -> [UInt8] {
             let file = path(ref.index)
             let bytes = try FileTools.readFile(file, maxBytes: ref.size)
-            guard bytes.count == ref.size, SHA256.hex(SHA256.hash(bytes)) == ref.sha256 else {
-                throw InputError(file: file, "does not have the size and SHA-256 index.json lists")
-            }
+            try ref.verify(bytes, source: file)
             report.versions += 1
             return bytes
         }

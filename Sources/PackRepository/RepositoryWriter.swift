@@ -57,6 +57,22 @@ public final class RepositoryWriter: @unchecked Sendable {
                 throw InputError(file: path, "cannot lock the repository: \(reason)")
             }
         }
+        removeStaleTemporaries()
+    }
+
+    /// Temporary files of a publisher killed mid-write (`.<name>.tmp-<pid>-<n>`): with the lock
+    /// held no other publisher is writing, so any found belongs to a dead process. Never listed
+    /// by an index, they are only litter; removed best effort.
+    private func removeStaleTemporaries() {
+        var dirs = [root]
+        for top in [RepositoryLayout.objectsDirectory, "tilesets", "routing"] {
+            for sub in FileTools.directoryEntries(join(top)) ?? [] where !sub.hasPrefix(".") { dirs.append(join(top + "/" + sub)) }
+        }
+        for dir in dirs {
+            for name in FileTools.directoryEntries(dir) ?? [] where name.hasPrefix(".") && name.contains(".tmp-") {
+                unlink((dir as NSString).appendingPathComponent(name))
+            }
+        }
     }
 
     deinit { close() }

@@ -136,6 +136,9 @@ public struct TilesetVersionIndex: Equatable, Sendable {
             guard let s = b.stringValue, MapPackKey.isBand(s) else {
                 throw r.fail("band \(i) is not \"min-max\" within 0-30")
             }
+            if let last = bands.last, let lastMax = Int(last.split(separator: "-")[1]), let min = Int(s.split(separator: "-")[0]), min <= lastMax {
+                throw r.fail("band \(s) overlaps \(last) or is out of order")
+            }
             bands.append(s)
         }
         let tilesetId = try r.string(root, "tileset_id", at: "index")

@@ -56,12 +56,13 @@ final class PublishSafetyTests: XCTestCase {
                 XCTAssertEqual(temporaryFiles(repo), [], "\(point) left temporary files")
             }
         }
-        // kill -9 can leave a temporary file behind; it is never listed, and the next runs complete.
+        // kill -9 can leave a temporary file behind; it is never listed, the next run removes it and completes.
         let maps = try Publish.run(["maps", "--source", modified.mbtiles, "--tileset", "li", "--repository", repo])
         XCTAssertEqual(Publish.summaryInt(maps, "objectsWritten"), 0, "the changed pack was written before the interrupt")
         let routing = try Publish.run(["routing", "--input", modified.pbf, "--repository", repo])
         XCTAssertEqual(Publish.summaryInt(routing, "objectsWritten"), 0)
         XCTAssertEqual(try RepositoryVerifier.verify(root: repo).versions, 4)
+        XCTAssertEqual(temporaryFiles(repo), [], "the next publish removes what a killed one left")
     }
 
     private func temporaryFiles(_ root: String) -> [String] {

@@ -14,7 +14,13 @@ final class PublishedBytesTests: XCTestCase {
         defer { scratch.remove() }
         let repo = scratch.path("repo")
         try Publish.run(["maps", "--source", Publish.mbtiles, "--tileset", "li", "--repository", repo])
-        try Publish.run(["routing", "--input", Publish.pbf, "--repository", repo])
+        // --progress json: NDJSON events on stderr (each a valid object), the summary alone on stdout.
+        let r = try TestTools.result("tilepack-build", ["publish", "routing", "--input", Publish.pbf, "--repository", repo, "--progress", "json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let events = try r.stderr.split(separator: "\n").map { try JSONReader.parse(String($0)) }
+        XCTAssertEqual(events.last?["event"], "done")
+        XCTAssertEqual(events.last?["objectsWritten"], 3)
+        XCTAssertEqual(try JSONReader.parse(r.stdout.trimmingCharacters(in: .newlines))["objectsWritten"], 3)
         let maps = try TilesetVersionIndex.decode(FileTools.readFile(repo + "/tilesets/li/3.0.json", maxBytes: 1 << 20), source: "li")
         XCTAssertEqual(maps.bands, ["0-5", "6-10", "11-14"])
         XCTAssertEqual(maps.tilesetId, "Liechtenstein (tilemaker 2.2.0 OpenMapTiles schema, OSM-only layers)")

@@ -142,6 +142,7 @@ final class RepositoryIndexTests: XCTestCase {
             (["tile_type"], "exe", "unknown tile_type"),
             (["maxzoom"], 99, "minzoom/maxzoom"),
             (["bands", "0"], "0-50", "band 0 is not"),
+            (["bands", "1"], "4-10", "band 4-10 overlaps 0-5"),
             (["metadata"], nil, "metadata missing"),
         ]
         for (path, value, fragment) in tileCases {

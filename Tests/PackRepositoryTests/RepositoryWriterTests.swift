@@ -51,6 +51,13 @@ final class RepositoryWriterTests: XCTestCase {
         let index = try RepositoryIndex.load(path: root + "/index.json")
         XCTAssertEqual(index.tileset(named: "demo")?.versions.map(\.version), ["2", "1"], "newest first")
         XCTAssertEqual(try RepositoryVerifier.verify(root: root), .init(versions: 2, objects: 3, bytes: 18))
+        let ref = index.tileset(named: "demo")!.versions[0]
+        let bytes = try FileTools.readFile(root + "/" + ref.index, maxBytes: 1 << 20)
+        XCTAssertNoThrow(try ref.verify(bytes, source: "u"))
+        assertInputError(try ref.verify(bytes + [0x20], source: "http://h/2.json"), contains: "http://h/2.json: has \(bytes.count + 1) bytes")
+        var flipped = bytes
+        flipped[0] ^= 1
+        assertInputError(try ref.verify(flipped, source: "u"), contains: "does not match")
 
         // A damaged object is caught.
         try Array("pack x".utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: root + "/objects/\(c.sha.prefix(2))/\(c.sha)")) }
