@@ -9,7 +9,7 @@ PIPELINE ?= pipelines/liechtenstein.mk
 APT_PACKAGES := libsqlite3-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps pydeps test-deps build pipeline test smoke scale scale-check scale-deps proto bench clean help
+.PHONY: all deps pydeps test-deps osmium-deps build pipeline test smoke scale scale-check scale-deps proto bench clean help
 
 all: build
 
@@ -45,7 +45,7 @@ $(VENV)/.installed: Tests/python/requirements.txt
 pydeps: $(VENV)/.installed
 
 # Servers and tools the tests start themselves on loopback; installed only when missing.
-TEST_APT_PACKAGES :=
+TEST_APT_PACKAGES := osmium-tool
 test-deps: deps pydeps
 	@missing=""; for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -53,12 +53,16 @@ test-deps: deps pydeps
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-pipeline: build pydeps
+# osmium-tool makes the sample's next version for the pack repository steps (pipelines/publish.mk).
+osmium-deps:
+	@command -v osmium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq osmium-tool >/dev/null; }
+
+pipeline: build pydeps osmium-deps
 	$(MAKE) -f $(PIPELINE) BIN=$(BIN) OUT=$(OUT) PYTHON=$(PYTHON)
 
 # The smoke run builds the sample pipeline from scratch in its own directory, checks it,
 # and runs it again to check that nothing is rebuilt and the outputs are byte-identical.
-smoke: build pydeps
+smoke: build pydeps osmium-deps
 	rm -rf $(OUT)/smoke
 	$(MAKE) -f $(PIPELINE) BIN=$(BIN) OUT=$(OUT)/smoke PYTHON=$(PYTHON) check
 
@@ -80,8 +84,7 @@ $(SNAKEMAKE): pipelines/requirements-scale.txt
 	$(VENV_SCALE)/bin/pip install --quiet --disable-pip-version-check -r pipelines/requirements-scale.txt
 	touch $@
 
-scale-deps: $(SNAKEMAKE)
-	@command -v osmium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq osmium-tool >/dev/null; }
+scale-deps: $(SNAKEMAKE) osmium-deps
 
 scale: build scale-deps
 	$(SCALE_RUN)

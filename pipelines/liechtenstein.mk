@@ -50,8 +50,11 @@ STORE := $(OUT)/store
 STORE_LIST := $(OUT)/store-list.json
 STORE_TILE := $(OUT)/store-tile-14-8623-5759.mvt.gz
 
-.PHONY: all check maps-check store-check
-all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK) $(MAPS) $(STORE_LIST) $(STORE_TILE)
+.DEFAULT_GOAL := all
+include $(dir $(lastword $(MAKEFILE_LIST)))publish.mk
+
+.PHONY: all check maps-check store-check publish-check
+all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK) $(MAPS) $(STORE_LIST) $(STORE_TILE) $(PUBLISH)
 
 $(PACK): $(PBF) profiles/car.json $(BIN)/tilepack-build
 	@mkdir -p $(OUT)
@@ -100,6 +103,7 @@ $(ANSWERS): $(GRAPH) samples/queries.ndjson $(BIN)/route-query
 	$(BIN)/route-query batch --graph $(GRAPH) --stats < samples/queries.ndjson > $@.tmp && mv $@.tmp $@
 
 $(STYLEPACK): $(STYLE_FILES) $(BIN)/tilepack-build
+	@mkdir -p $(OUT)
 	$(BIN)/tilepack-build style --style samples/style/style.json --resources samples/style --pixel-ratio 1,2 \
 	    --uri offgrid://styles/basic --output $@ > $(OUT)/basic.stylepack.json
 
@@ -153,7 +157,7 @@ store-check: $(STORE_LIST) $(STORE_TILE)
 
 # Checks for the smoke run: the stitched tiles (and their graph) equal the whole region's, and
 # a second run of the pipeline rebuilds nothing and gives byte-identical packs.
-check: all maps-check store-check
+check: all maps-check store-check publish-check
 	diff <(cd $(OUT)/routing/$(NAME) && sha256sum *.tile) <(cd $(OUT)/routing/$(NAME)-stitched && sha256sum *.tile)
 	sha256sum $(PACK) $(WEST_PACK) $(EAST_PACK) > $(OUT)/packs.sha256
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) BIN=$(BIN) OUT=$(OUT) -q all
