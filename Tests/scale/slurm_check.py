@@ -20,6 +20,7 @@ reads "executor": "local", never a silent pass.
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -124,6 +125,8 @@ def main():
         result["identicalToPipeline"] = args.pipeline
     finally:
         cluster.stop()
+    # Reached only on success: after a failure the cluster's directory (daemon logs) is kept.
+    shutil.rmtree(work, ignore_errors=True)
     with open(result_path, "w") as f:
         f.write(json.dumps(result, indent=2, sort_keys=True) + "\n")
     if result["executor"] == "slurm":
