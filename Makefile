@@ -9,7 +9,7 @@ PIPELINE ?= pipelines/liechtenstein.mk
 APT_PACKAGES := libsqlite3-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps pydeps test-deps osmium-deps build pipeline test smoke scale scale-check scale-deps proto bench clean help
+.PHONY: all deps pydeps test-deps osmium-deps build pipeline test smoke scale scale-check scale-deps scale-slurm-check proto bench clean help
 
 all: build
 
@@ -18,6 +18,8 @@ help:
 	@echo "make test       build, swift test, then a pipeline smoke run"
 	@echo "make scale      build (release) and run the Snakemake workflow on the sample in four regions into $(SCALE_OUT)/"
 	@echo "make scale-check  make pipeline and make scale, then check they agree and a re-run does nothing"
+	@echo "make scale-slurm-check  the Slurm profile's dry run; the workflow on a one-node Slurm cluster on loopback"
+	@echo "                 (equal to make smoke's outputs); faults (empty region, broken region, kill -9, lost extract)"
 	@echo "make proto      regenerate Sources/OSMPBFProto from proto/*.proto (protoc-c)"
 	@echo "make bench      run every benchmark under bench/"
 
@@ -45,7 +47,9 @@ $(VENV)/.installed: Tests/python/requirements.txt
 pydeps: $(VENV)/.installed
 
 # Servers and tools the tests start themselves on loopback; installed only when missing.
-TEST_APT_PACKAGES := osmium-tool
+# slurm-wlm and munge: the one-node Slurm cluster of make scale-slurm-check; osmium-tool: the
+# workflow's extracts.
+TEST_APT_PACKAGES := slurm-wlm munge osmium-tool
 test-deps: deps pydeps
 	@missing=""; for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -69,6 +73,7 @@ smoke: build pydeps osmium-deps
 test: build test-deps
 	$(SWIFT) test
 	$(MAKE) smoke
+	$(MAKE) scale-slurm-check
 
 # The sharded workflow (pipelines/Snakefile) with Snakemake from a project-local venv.
 VENV_SCALE := .venv-scale
@@ -95,6 +100,22 @@ scale: build scale-deps
 scale-check: pipeline scale
 	python3 pipelines/check_scale.py --scale $(SCALE_OUT) --pipeline $(OUT) --name liechtenstein \
 	    --bin $(BIN) --pbf samples/liechtenstein.osm.pbf -- $(MAKE) --no-print-directory scale
+
+# Part of make test (after make smoke, whose single-machine outputs it compares with): the Slurm
+# profile prints its plan with no cluster at all; the workflow runs through sbatch on a one-node
+# Slurm cluster the test starts on loopback and stops (or, on a machine that cannot host slurmd,
+# says so and runs the local profile); then faults with the local profile, whose final outputs must
+# equal the Slurm run's byte for byte. Results: $(OUT)/scale-slurm.json, logs under $(OUT)/scale-*.
+scale-slurm-check: build scale-deps
+	@[ -f $(OUT)/smoke/liechtenstein.chg ] || $(MAKE) --no-print-directory smoke
+	SLURM_CONF=/nonexistent $(SNAKEMAKE) -s pipelines/Snakefile --configfile pipelines/config/sample.yaml \
+	    --profile pipelines/profiles/slurm --config bin=$(BIN) out=$(OUT)/scale-dry-run --dry-run > $(OUT)/scale-dry-run.log 2>&1 \
+	  || { cat $(OUT)/scale-dry-run.log; echo "scale-slurm-check: FAIL: the Slurm profile's dry run failed"; exit 1; }
+	@grep -q "^graph *1$$" $(OUT)/scale-dry-run.log && grep -q "^routing *4$$" $(OUT)/scale-dry-run.log \
+	  || { cat $(OUT)/scale-dry-run.log; echo "scale-slurm-check: FAIL: the dry run printed no plan"; exit 1; }
+	@echo "scale-slurm-check: the Slurm profile's dry run prints the plan ($(OUT)/scale-dry-run.log)"
+	python3 Tests/scale/slurm_check.py --snakemake $(SNAKEMAKE) --bin $(BIN) --out $(OUT)/scale-slurm --pipeline $(OUT)/smoke
+	python3 Tests/scale/faults_check.py --snakemake $(SNAKEMAKE) --bin $(BIN) --out $(OUT)/scale-faults --reference $(OUT)/scale-slurm
 
 proto:
 	command -v protoc-c >/dev/null || $(MAKE) deps

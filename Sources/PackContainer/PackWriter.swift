@@ -112,6 +112,8 @@ public enum PackWriter {
         let parts = try encodeParts(kind: kind, header: header, items: items, deduplicate: deduplicate, file: path)
         let writer = try AtomicFile.create(path)
         try writer.write(parts.prefix)
+        // A crash here leaves a partial temporary file and no pack (the scale workflow's kill -9 test).
+        FaultPoint.reached("pack-partial-written")
         for blob in parts.blobs {
             try blob.withUnsafeBytes { try writer.write($0) }
         }
