@@ -1,31 +1,67 @@
 import OffgridCore
 
-/// A read-only view of a contraction hierarchy's search arrays (see `ContractedGraph` for their
-/// meaning), over memory someone else keeps alive: a `CHGraphStorage`, or sections of a
-/// memory-mapped file.
+/// One upward arc as a search reads it, 8 bytes: the higher end (a rank below 2^30) with the
+/// direction bits above it in one word, the weight in the next. A scan loads one record per arc
+/// from one array instead of three, and eight arcs share a cache line.
+@frozen public struct CHArc: Equatable, Sendable {
+    public var headAndDirection: UInt32
+    public var weight: UInt32
+
+    /// Ranks must stay below this, so that the direction fits above the head.
+    public static let maxNodeCount = 1 << 30
+
+    @inline(__always) public init(head: UInt32, weight: UInt32, direction: UInt8) {
+        headAndDirection = head | UInt32(direction) << 30
+        self.weight = weight
+    }
+
+    @inline(__always) public var head: UInt32 { headAndDirection & 0x3FFF_FFFF }
+    @inline(__always) public var direction: UInt8 { UInt8(truncatingIfNeeded: headAndDirection >> 30) }
+    /// Usable in `bit`'s direction (`CHDirection.forward` or `.backward`).
+    @inline(__always) public func allows(_ bit: UInt8) -> Bool { headAndDirection & (UInt32(bit) << 30) != 0 }
+}
+
+/// A read-only view of a contraction hierarchy's search arrays, over memory someone else keeps
+/// alive: a `CHGraphStorage`, or sections of a memory-mapped file.
+///
+/// The arcs of rank `r` are `firstOut[r] ..< firstOut[r + 1]` as `ContractedGraph` has them, but
+/// grouped by direction: forward-only arcs, then arcs usable both ways, then backward-only arcs
+/// (each group by head, weight, middle). So the arcs usable forward are a prefix of the range and
+/// those usable backward a suffix: a search relaxes or stall-tests a run of arcs with a branch
+/// that mispredicts once, not per arc. `middle` is the shortcut's middle rank (`UInt32.max` for a
+/// real arc), apart from `arcs` because only path unpacking reads it.
 public struct CHGraphView: @unchecked Sendable {
     public let nodeCount: Int
     public let firstOut: UnsafeBufferPointer<UInt32>
-    public let head: UnsafeBufferPointer<UInt32>
-    public let weight: UnsafeBufferPointer<UInt32>
+    public let arcs: UnsafeBufferPointer<CHArc>
     public let middle: UnsafeBufferPointer<UInt32>
-    public let direction: UnsafeBufferPointer<UInt8>
 
     /// Checks only the array lengths (O(1)); call `validate()` on untrusted data.
-    public init(nodeCount: Int, firstOut: UnsafeBufferPointer<UInt32>, head: UnsafeBufferPointer<UInt32>,
-                weight: UnsafeBufferPointer<UInt32>, middle: UnsafeBufferPointer<UInt32>,
-                direction: UnsafeBufferPointer<UInt8>) {
+    public init(nodeCount: Int, firstOut: UnsafeBufferPointer<UInt32>, arcs: UnsafeBufferPointer<CHArc>,
+                middle: UnsafeBufferPointer<UInt32>) {
+        precondition(nodeCount < CHArc.maxNodeCount, "a hierarchy holds fewer than 2^30 nodes")
         precondition(firstOut.count == nodeCount + 1, "firstOut must have nodeCount + 1 entries")
-        precondition(head.count == weight.count && head.count == middle.count && head.count == direction.count,
-                     "head, weight, middle and direction must have the same length")
-        precondition(Int(firstOut[nodeCount]) == head.count, "firstOut must end at the arc count")
+        precondition(arcs.count == middle.count, "arcs and middle must have the same length")
+        precondition(Int(firstOut[nodeCount]) == arcs.count, "firstOut must end at the arc count")
         self.nodeCount = nodeCount
         self.firstOut = firstOut
-        self.head = head
-        self.weight = weight
+        self.arcs = arcs
         self.middle = middle
-        self.direction = direction
     }
+
+    /// Column views of `arcs`, for code that reads one field by index.
+    public struct Heads { let arcs: UnsafeBufferPointer<CHArc>
+        @inline(__always) public subscript(i: Int) -> UInt32 { arcs[i].head }
+        public var count: Int { arcs.count } }
+    public struct Weights { let arcs: UnsafeBufferPointer<CHArc>
+        @inline(__always) public subscript(i: Int) -> UInt32 { arcs[i].weight }
+        public var count: Int { arcs.count } }
+    public struct Directions { let arcs: UnsafeBufferPointer<CHArc>
+        @inline(__always) public subscript(i: Int) -> UInt8 { arcs[i].direction }
+        public var count: Int { arcs.count } }
+    public var head: Heads { Heads(arcs: arcs) }
+    public var weight: Weights { Weights(arcs: arcs) }
+    public var direction: Directions { Directions(arcs: arcs) }
 
     /// Checks the invariants queries rely on; returns the first problem or nil. Upward arcs must
     /// point to higher ranks and middles to ranks below both ends (one sequential pass, what
@@ -51,10 +87,15 @@ public struct CHGraphView: @unchecked Sendable {
 
     private func problem(in ranks: Range<Int>, shortcutHalves: Bool) -> String? {
         for r in ranks {
+            var previousGroup = 0
             for a in Int(firstOut[r])..<Int(firstOut[r + 1]) {
                 let h = head[a], m = middle[a], d = direction[a]
                 if Int(h) >= nodeCount || h <= UInt32(r) { return "arc \(a) of rank \(r) points to rank \(h), not higher" }
                 if d == 0 || d > 3 { return "arc \(a) has direction \(d)" }
+                // Forward-only (1), both (3), backward-only (2): the order searches rely on.
+                let group = d == 1 ? 0 : d == 3 ? 1 : 2
+                if group < previousGroup { return "arc \(a) of rank \(r) is out of direction order" }
+                previousGroup = group
                 if m == UInt32.max { continue }
                 if m >= UInt32(r) { return "arc \(a) of rank \(r) has middle \(m), not lower" }
                 if !shortcutHalves { continue }
@@ -75,29 +116,37 @@ public struct CHGraphView: @unchecked Sendable {
         return nil
     }
 
-    /// The arc stored at `rank` to `other` usable in `bit`'s direction (heads are sorted).
-    @inline(__always) func arc(at rank: UInt32, to other: UInt32, bit: UInt8) -> Int? {
-        var low = Int(firstOut[Int(rank)]), high = Int(firstOut[Int(rank) + 1])
-        while low < high {
+    /// The rank an arc is stored at (its lower end): a binary search on `firstOut`.
+    @inline(__always) func tail(ofArc arc: UInt32) -> UInt32 {
+        var low = 0, high = nodeCount   // firstOut[low] <= arc < firstOut[high]
+        while high - low > 1 {
             let mid = (low + high) >> 1
-            if head[mid] < other { low = mid + 1 } else { high = mid }
+            if firstOut[mid] <= arc { low = mid } else { high = mid }
         }
-        while low < Int(firstOut[Int(rank) + 1]) && head[low] == other {
-            if direction[low] & bit != 0 { return low }
-            low += 1
+        return UInt32(low)
+    }
+
+    /// The arc stored at `rank` to `other` usable in `bit`'s direction (a short linear scan:
+    /// arcs are grouped by direction, not sorted by head over the whole range).
+    @inline(__always) func arc(at rank: UInt32, to other: UInt32, bit: UInt8) -> Int? {
+        var a = Int(firstOut[Int(rank)])
+        let end = Int(firstOut[Int(rank) + 1])
+        while a < end {
+            let arc = arcs[a]
+            if arc.head == other && arc.allows(bit) { return a }
+            a += 1
         }
         return nil
     }
 }
 
-/// Keeps a copy of a `ContractedGraph`'s search arrays at fixed addresses and lends a view.
+/// Keeps a copy of a `ContractedGraph`'s search arrays (in the search layout) at fixed
+/// addresses and lends a view.
 public final class CHGraphStorage: @unchecked Sendable {
     public let view: CHGraphView
     private let firstOut: UnsafeMutableBufferPointer<UInt32>
-    private let head: UnsafeMutableBufferPointer<UInt32>
-    private let weight: UnsafeMutableBufferPointer<UInt32>
+    private let arcs: UnsafeMutableBufferPointer<CHArc>
     private let middle: UnsafeMutableBufferPointer<UInt32>
-    private let direction: UnsafeMutableBufferPointer<UInt8>
 
     public init(_ graph: ContractedGraph) {
         func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
@@ -105,21 +154,17 @@ public final class CHGraphStorage: @unchecked Sendable {
             _ = buffer.initialize(from: array)
             return UnsafeMutableBufferPointer(rebasing: buffer[0..<array.count])
         }
+        let layout = graph.searchLayout()
         firstOut = copy(graph.firstOut)
-        head = copy(graph.head)
-        weight = copy(graph.weight)
-        middle = copy(graph.middle)
-        direction = copy(graph.direction)
+        arcs = copy(layout.arcs)
+        middle = copy(layout.middle)
         view = CHGraphView(nodeCount: graph.nodeCount, firstOut: UnsafeBufferPointer(firstOut),
-                           head: UnsafeBufferPointer(head), weight: UnsafeBufferPointer(weight),
-                           middle: UnsafeBufferPointer(middle), direction: UnsafeBufferPointer(direction))
+                           arcs: UnsafeBufferPointer(arcs), middle: UnsafeBufferPointer(middle))
     }
 
     deinit {
         firstOut.baseAddress?.deallocate()
-        head.baseAddress?.deallocate()
-        weight.baseAddress?.deallocate()
+        arcs.baseAddress?.deallocate()
         middle.baseAddress?.deallocate()
-        direction.baseAddress?.deallocate()
     }
 }

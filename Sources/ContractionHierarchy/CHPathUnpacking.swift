@@ -13,9 +13,9 @@ extension CHQuery {
         var upward: [(from: UInt32, to: UInt32, middle: UInt32)] = []
         var v = meet
         while forward[Int(v)].parentArc != UpwardSearchBuffers.noArc {
-            let label = forward[Int(v)]
-            upward.append((label.parentNode, v, graph.middle[Int(label.parentArc)]))
-            v = label.parentNode
+            let arc = forward[Int(v)].parentArc, parent = graph.tail(ofArc: arc)
+            upward.append((parent, v, graph.middle[Int(arc)]))
+            v = parent
         }
         nodes.append(v)
         for arc in upward.reversed() {
@@ -24,9 +24,9 @@ extension CHQuery {
         // Backward tree: meet down to the target; the arc from parent x (lower) up to y means y → x.
         v = meet
         while backward[Int(v)].parentArc != UpwardSearchBuffers.noArc {
-            let label = backward[Int(v)]
-            guard unpack(from: v, to: label.parentNode, middle: graph.middle[Int(label.parentArc)], into: &nodes) else { return nil }
-            v = label.parentNode
+            let arc = backward[Int(v)].parentArc, parent = graph.tail(ofArc: arc)
+            guard unpack(from: v, to: parent, middle: graph.middle[Int(arc)], into: &nodes) else { return nil }
+            v = parent
         }
         return (best, nodes)
     }

@@ -130,15 +130,15 @@ final class UpwardSearchState {
     deinit { free(buffers.label) }
 }
 
-/// What a search knows about one node, in one record so that a relaxation touches one cache
-/// line. Valid only when `stamp` is the current query's.
+/// What a search knows about one node: 16 bytes, so four share a cache line and a relaxation
+/// touches one. Valid only when `stamp` is the current query's. The node an arc came from is
+/// not stored: it is the rank whose arc range holds `parentArc` (`CHGraphView.tail(ofArc:)`),
+/// found only when a path is unpacked.
 struct SearchLabel {
     var distance: UInt64 = 0
     var stamp: UInt32 = 0
     /// Index of the arc the node was reached by, `UpwardSearchBuffers.noArc` for a start node.
     var parentArc: UInt32 = 0
-    /// The node that arc came from.
-    var parentNode: UInt32 = 0
 }
 
 /// Non-owning pointers to one direction's search state, copied into locals by the query loops.
@@ -155,7 +155,7 @@ struct UpwardSearchBuffers {
             precondition(Int(end.node) < nodeCount, "query node \(end.node) is not below \(nodeCount)")
             let v = Int(end.node), d = UInt64(end.offset)
             if label[v].stamp != q {
-                label[v] = SearchLabel(distance: d, stamp: q, parentArc: UpwardSearchBuffers.noArc, parentNode: end.node)
+                label[v] = SearchLabel(distance: d, stamp: q, parentArc: UpwardSearchBuffers.noArc)
                 heap.push(end.node, key: d)
             } else if d < label[v].distance {
                 label[v].distance = d
@@ -182,40 +182,66 @@ struct UpwardSearchBuffers {
         relax(v, d: d, arcs: begin..<end, graph: g, stamp: q, bit: bit, bound: best)
     }
 
+    /// The arcs of `range` usable in `bit`'s direction: a prefix of the range for forward, a
+    /// suffix for backward (see `CHGraphView`), found by scanning until the first arc without it.
+    @inline(__always)
+    static func usable(_ range: Range<Int>, bit: UInt8, arcs: UnsafePointer<CHArc>) -> Range<Int> {
+        if bit == CHDirection.forward {
+            var a = range.lowerBound
+            while a < range.upperBound && arcs[a].allows(bit) { a &+= 1 }
+            return range.lowerBound..<a
+        }
+        var a = range.upperBound
+        while a > range.lowerBound && arcs[a &- 1].allows(bit) { a &-= 1 }
+        return a..<range.upperBound
+    }
+
     /// Stall-on-demand: an arc x → v (in search direction) from a higher node x with
     /// `d(x) + w < d(v)` proves that v's label is not a shortest distance, so nothing it
     /// reaches can be on a shortest up-down path through v.
     @inline(__always)
-    func isStalled(d: UInt64, arcs: Range<Int>, graph g: CHGraphView, stamp q: UInt32, stallBit: UInt8) -> Bool {
-        var a = arcs.lowerBound
-        while a < arcs.upperBound {
-            if g.direction[a] & stallBit != 0 {
-                let x = label[Int(g.head[a])]
-                if x.stamp == q && x.distance &+ UInt64(g.weight[a]) < d { return true }
+    func isStalled(d: UInt64, arcs range: Range<Int>, graph g: CHGraphView, stamp q: UInt32, stallBit: UInt8) -> Bool {
+        guard let arcs = g.arcs.baseAddress else { return false }
+        var a = range.lowerBound
+        if stallBit == CHDirection.forward {
+            while a < range.upperBound {
+                let arc = arcs[a]
+                if !arc.allows(stallBit) { break }
+                let x = label[Int(arc.head)]
+                if x.stamp == q && x.distance &+ UInt64(arc.weight) < d { return true }
+                a &+= 1
             }
-            a &+= 1
+        } else {
+            a = range.upperBound
+            while a > range.lowerBound {
+                a &-= 1
+                let arc = arcs[a]
+                if !arc.allows(stallBit) { break }
+                let x = label[Int(arc.head)]
+                if x.stamp == q && x.distance &+ UInt64(arc.weight) < d { return true }
+            }
         }
         return false
     }
 
     @inline(__always)
-    mutating func relax(_ v: UInt32, d: UInt64, arcs: Range<Int>, graph g: CHGraphView, stamp q: UInt32, bit: UInt8,
+    mutating func relax(_ v: UInt32, d: UInt64, arcs range: Range<Int>, graph g: CHGraphView, stamp q: UInt32, bit: UInt8,
                         bound: UInt64) {
-        var a = arcs.lowerBound
-        while a < arcs.upperBound {
-            if g.direction[a] & bit != 0 {
-                let nd = d &+ UInt64(g.weight[a])
-                if nd < bound {
-                    let y = g.head[a]
-                    let arc = UInt32(truncatingIfNeeded: a)
-                    let old = label[Int(y)]
-                    if old.stamp != q {
-                        label[Int(y)] = SearchLabel(distance: nd, stamp: q, parentArc: arc, parentNode: v)
-                        heap.push(y, key: nd)
-                    } else if nd < old.distance && heap.contains(y) {
-                        label[Int(y)] = SearchLabel(distance: nd, stamp: q, parentArc: arc, parentNode: v)
-                        heap.decrease(y, to: nd)
-                    }
+        guard let arcs = g.arcs.baseAddress else { return }
+        let usable = UpwardSearchBuffers.usable(range, bit: bit, arcs: arcs)
+        var a = usable.lowerBound
+        while a < usable.upperBound {
+            let arc = arcs[a]
+            let nd = d &+ UInt64(arc.weight)
+            if nd < bound {
+                let y = arc.head
+                let old = label[Int(y)]
+                if old.stamp != q {
+                    label[Int(y)] = SearchLabel(distance: nd, stamp: q, parentArc: UInt32(truncatingIfNeeded: a))
+                    heap.push(y, key: nd)
+                } else if nd < old.distance && heap.contains(y) {
+                    label[Int(y)] = SearchLabel(distance: nd, stamp: q, parentArc: UInt32(truncatingIfNeeded: a))
+                    heap.decrease(y, to: nd)
                 }
             }
             a &+= 1

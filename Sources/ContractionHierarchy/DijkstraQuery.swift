@@ -70,7 +70,7 @@ public final class DijkstraQuery {
         var nodes: [UInt32] = [end]
         var v = end
         while search.label[Int(v)].parentArc != UpwardSearchBuffers.noArc {
-            v = search.label[Int(v)].parentNode
+            v = tail(ofArc: search.label[Int(v)].parentArc)
             nodes.append(v)
         }
         return (best, nodes.reversed())
@@ -78,6 +78,16 @@ public final class DijkstraQuery {
 
     public func path(from source: UInt32, to target: UInt32) -> (distance: UInt64, nodes: [UInt32])? {
         path(sources: [(source, 0)], targets: [(target, 0)])
+    }
+
+    /// The node whose arc range holds `arc` (labels keep the arc only).
+    private func tail(ofArc arc: UInt32) -> UInt32 {
+        var low = 0, high = nodeCount   // firstOut[low] <= arc < firstOut[high]
+        while high - low > 1 {
+            let mid = (low + high) >> 1
+            if firstOut[mid] <= arc { low = mid } else { high = mid }
+        }
+        return UInt32(low)
     }
 
     /// Runs until the queue's minimum cannot beat the best target found; returns it and its node.
@@ -117,10 +127,10 @@ public final class DijkstraQuery {
                 if nd >= best { continue }
                 let old = search.label[yi]
                 if old.stamp != q {
-                    search.label[yi] = SearchLabel(distance: nd, stamp: q, parentArc: UInt32(a), parentNode: v)
+                    search.label[yi] = SearchLabel(distance: nd, stamp: q, parentArc: UInt32(a))
                     search.heap.push(y, key: nd)
                 } else if nd < old.distance && search.heap.contains(y) {
-                    search.label[yi] = SearchLabel(distance: nd, stamp: q, parentArc: UInt32(a), parentNode: v)
+                    search.label[yi] = SearchLabel(distance: nd, stamp: q, parentArc: UInt32(a))
                     search.heap.decrease(y, to: nd)
                 }
             }

@@ -83,6 +83,7 @@ public struct BatchRunner {
 
     /// One query line → one answer.
     func answer(_ service: RouteService, _ line: Substring) -> BatchAnswer {
+        if let plain = BatchLineScanner.scan(line) { return answer(service, plain) }
         guard let q = try? JSONReader.parse(String(line)), q.objectValue != nil else {
             return BatchAnswer(id: .null, code: "InvalidInput", message: "not a JSON object")
         }
@@ -104,6 +105,30 @@ public struct BatchRunner {
             return BatchAnswer(id: id, code: f.code, message: f.message)
         } catch {
             return BatchAnswer(id: id, code: "InvalidInput", message: "\(error)")
+        }
+    }
+
+    /// A line of the common shape (no per-line options): the defaults with its two points.
+    func answer(_ service: RouteService, _ line: BatchLineScanner.Line) -> BatchAnswer {
+        var request = defaults
+        request.coordinates = [line.from, line.to]
+        if let problem = request.validationProblem() { return BatchAnswer(id: line.id, code: "InvalidInput", message: problem) }
+        do {
+            if full {
+                var response = try service.routes(request)
+                response.code = nil
+                let first = response.routes[0]
+                return BatchAnswer(id: line.id, code: "Ok", distanceMeters: first.distance, durationSeconds: first.duration, route: response)
+            }
+            if durationOnly {
+                return BatchAnswer(id: line.id, code: "Ok", durationSeconds: round1(try service.duration(request)))
+            }
+            let s = try service.summary(request)
+            return BatchAnswer(id: line.id, code: "Ok", distanceMeters: round1(s.distance), durationSeconds: round1(s.duration))
+        } catch let f as QueryFailure {
+            return BatchAnswer(id: line.id, code: f.code, message: f.message)
+        } catch {
+            return BatchAnswer(id: line.id, code: "InvalidInput", message: "\(error)")
         }
     }
 }

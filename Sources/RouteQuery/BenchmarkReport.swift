@@ -20,6 +20,10 @@ public struct BenchmarkReport: Encodable, Sendable {
     public var fullRouteWithStepsMicros = Percentiles()
     public var table100x100Millis = 0.0
     public var tableCode = ""
+    public var table1000x1000Millis = 0.0
+    /// CPU time of the 1,000 × 1,000 table, all threads (wall × cores on an idle machine).
+    public var table1000x1000CPUMillis = 0.0
+    public var table1000Code = ""
     public var peakRSSBytes = 0
     /// Set by the tool: opening the graph and answering one route, as a fresh process does.
     public var firstAnswerMillis: Double?

@@ -57,8 +57,7 @@ public final class RoutingData: @unchecked Sendable {
         edgeDirectionRank = file.array(.edgeDirectionRank)
         rankWeight = file.array(.rankWeight)
         rankComponent = file.array(.rankComponent)
-        ch = CHGraphView(nodeCount: rankCount, firstOut: file.array(.chFirstOut), head: file.array(.chHead),
-                         weight: file.array(.chWeight), middle: file.array(.chMiddle), direction: file.array(.chDirection))
+        ch = file.hierarchy
     }
 
     public func string(_ i: UInt32) -> String { file.string(Int(i)) }

@@ -1,4 +1,5 @@
 import ContractionHierarchy
+import OffgridCore
 
 /// OSRM's table response: travel times (s) and distances (m), null where no route exists.
 public struct TableResponse: Encodable, Sendable {
@@ -42,15 +43,23 @@ public final class TableService {
                 shifts.append(UInt64(shift))
                 return p.directions.map { (d, r) in (r, shift + search.partial(r, p.position(d)) - data.rankWeight[Int(r)]) }
             }
-            weights = search.ch.table(sources: sourceEndpoints, targets: targetEndpoints)
-            for i in 0..<from.count {
-                for j in 0..<to.count {
-                    // Same edge with the destination behind: the bucket search would shortcut it; route it properly.
-                    if sharesDirectionBehind(from[i], to[j]) {
-                        weights[i][j] = search.weight(from: from[i], to: to[j])
-                    } else if let w = weights[i][j] {
-                        weights[i][j] = w - shifts[j]
-                    }
+            let n = to.count
+            let flat = search.ch.tableDistances(sources: sourceEndpoints, targets: targetEndpoints,
+                                                threads: Parallel.activeProcessorCount)
+            // (A value below its shift comes only from a same-edge pair fixed just below.)
+            weights = (0..<from.count).map { i in
+                (0..<n).map { j in
+                    let w = flat[i * n + j]
+                    return w == UInt64.max || w < shifts[j] ? nil : w - shifts[j]
+                }
+            }
+            // Same edge with the destination behind: the bucket search would shortcut it; route it
+            // properly. Only pairs on one edge can be such a pair, so look those up by edge.
+            var destinationsOnEdge: [Int: [Int]] = [:]
+            for (j, p) in to.enumerated() { destinationsOnEdge[p.edge, default: []].append(j) }
+            for (i, a) in from.enumerated() {
+                for j in destinationsOnEdge[a.edge] ?? [] where sharesDirectionBehind(a, to[j]) {
+                    weights[i][j] = search.weight(from: a, to: to[j])
                 }
             }
         } else {

@@ -143,11 +143,13 @@ public struct GraphBuild {
         w.add(.rankWeight, rankWeight)
         w.add(.rankComponent, rankComponent)
         w.add(.componentSizes, sizes.map { UInt32($0) })
+        let layout = ch.searchLayout()
         w.add(.chFirstOut, ch.firstOut)
-        w.add(.chHead, ch.head)
-        w.add(.chWeight, ch.weight)
-        w.add(.chMiddle, ch.middle)
-        w.add(.chDirection, ch.direction)
+        w.add(.chMiddle, layout.middle)
+        var packed: [UInt32] = []
+        packed.reserveCapacity(2 * layout.arcs.count)
+        for arc in layout.arcs { packed.append(arc.headAndDirection); packed.append(arc.weight) }
+        w.add(.chArcs, packed)
         w.add(.gridCellFirst, grid.cellFirst)
         w.add(.gridCellEdges, grid.cellEdges)
         summary.bytes = try w.write(to: output)

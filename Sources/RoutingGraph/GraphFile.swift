@@ -84,6 +84,14 @@ public final class GraphFile {
         return UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: T.self), count: length / MemoryLayout<T>.size)
     }
 
+    /// The hierarchy's search arrays in place (`chArcs` read as `CHArc` records).
+    public var hierarchy: CHGraphView {
+        let packed: UnsafeBufferPointer<UInt32> = array(.chArcs)
+        let arcs = UnsafeRawPointer(packed.baseAddress!).bindMemory(to: CHArc.self, capacity: packed.count / 2)
+        return CHGraphView(nodeCount: scalar(.edgeBasedNodeCount), firstOut: array(.chFirstOut),
+                           arcs: UnsafeBufferPointer(start: arcs, count: packed.count / 2), middle: array(.chMiddle))
+    }
+
     /// Checks every section's CRC32 (reads the whole file) and every shortcut's halves, the checks
     /// too slow for every open.
     public func verify() throws {
@@ -93,11 +101,7 @@ public final class GraphFile {
                 throw InputError(file: path, offset: offset, "section \(s) fails its CRC32 check")
             }
         }
-        let view = CHGraphView(nodeCount: scalar(.edgeBasedNodeCount),
-                               firstOut: array(.chFirstOut, as: UInt32.self), head: array(.chHead, as: UInt32.self),
-                               weight: array(.chWeight, as: UInt32.self), middle: array(.chMiddle, as: UInt32.self),
-                               direction: array(.chDirection, as: UInt8.self))
-        if let problem = view.validate(shortcutHalves: true) {
+        if let problem = hierarchy.validate(shortcutHalves: true) {
             throw InputError(file: path, "damaged graph file: hierarchy: \(problem)")
         }
     }

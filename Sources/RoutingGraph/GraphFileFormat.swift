@@ -4,7 +4,7 @@
 /// 64-byte aligned offset, so a reader can `mmap` the file and use the arrays in place.
 public enum GraphFileFormat {
     public static let magic: [UInt8] = Array("OGCHGRPH".utf8)
-    public static let version: UInt32 = 1
+    public static let version: UInt32 = 2
     public static let alignment = 64
     public static let sectionEntrySize = 32
 
@@ -27,14 +27,16 @@ public enum GraphFileFormat {
         case stringOffsets = 40, stringBytes
         // Edge-based nodes, in contraction-rank order.
         case rankEdgeDirection = 50, edgeDirectionRank, rankWeight, rankComponent, componentSizes
-        // The contraction hierarchy's upward graph (ranks).
-        case chFirstOut = 60, chHead, chWeight, chMiddle, chDirection
+        // The contraction hierarchy's upward graph (ranks), in the search layout of
+        // `CHGraphView`: chArcs holds one `CHArc` (two u32) per arc. (Version 1 had separate
+        // head, weight and direction sections, ids 61, 62 and 64.)
+        case chFirstOut = 60, chMiddle = 63, chArcs = 65
         // Snapping grid.
         case gridCellFirst = 80, gridCellEdges
 
         public var elementSize: Int {
             switch self {
-            case .nodeControl, .edgeFlags, .edgeRoadClass, .stringBytes, .chDirection: return 1
+            case .nodeControl, .edgeFlags, .edgeRoadClass, .stringBytes: return 1
             case .edgeSpeedForward, .edgeSpeedBackward, .rankComponent: return 2
             default: return 4
             }

@@ -59,7 +59,8 @@ extension GraphFile {
         try expect(.componentSizes, scalar(.componentCount))
         if r > 0 && scalar(.componentCount) == 0 { throw Damage(message: "\(r) edge-based nodes in no component") }
         try expect(.chFirstOut, r + 1)
-        for s in [GraphFileFormat.Section.chHead, .chWeight, .chMiddle, .chDirection] { try expect(s, scalar(.chArcCount)) }
+        try expect(.chMiddle, scalar(.chArcCount))
+        try expect(.chArcs, 2 * scalar(.chArcCount))
     }
 
     /// A CSR offsets array starts at 0, never decreases and ends at its target's length.
@@ -143,13 +144,13 @@ extension GraphFile {
     /// shortcut halves (random access, several times the cost of everything else) are left to
     /// `verify()`: path unpacking refuses a missing half on its own, so they are not needed for safety.
     private func checkHierarchy() throws {
-        try checkOffsets(.chFirstOut, into: .chHead)
-        let weights: UnsafeBufferPointer<UInt32> = array(.chWeight)
-        for (i, w) in weights.enumerated() where w > Self.maxWeight {
-            throw Damage(message: "section chWeight entry \(i) is \(w)")
+        let r = scalar(.edgeBasedNodeCount)
+        if r >= CHArc.maxNodeCount { throw Damage(message: "\(r) edge-based nodes, not below 2^30") }
+        try checkOffsets(.chFirstOut, into: .chMiddle)
+        let view = hierarchy
+        for i in 0..<view.arcs.count where view.arcs[i].weight > Self.maxWeight {
+            throw Damage(message: "section chArcs arc \(i) has weight \(view.arcs[i].weight)")
         }
-        let view = CHGraphView(nodeCount: scalar(.edgeBasedNodeCount), firstOut: array(.chFirstOut), head: array(.chHead),
-                               weight: weights, middle: array(.chMiddle), direction: array(.chDirection))
         if let problem = view.validate(shortcutHalves: false) { throw Damage(message: "hierarchy: \(problem)") }
     }
 

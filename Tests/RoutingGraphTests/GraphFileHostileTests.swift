@@ -87,7 +87,8 @@ final class GraphFileHostileTests: XCTestCase {
     func testKnownCrashingDamageIsRefusedWithOneLine() throws {
         let (m, dir) = try mutator(small: true)
         let cases: [(GraphFileFormat.Section, (Int, UInt32) -> UInt32, String)] = [
-            (.chHead, { _, _ in 0x7FFF_FFFF }, "hierarchy: arc 0 of rank 0 points to rank 2147483647"),
+            // chArcs entry 0 is arc 0's head with its direction bits above it: head 2^30 − 1, direction 1.
+            (.chArcs, { i, old in i == 0 ? 0x7FFF_FFFF : old }, "hierarchy: arc 0 of rank 0 points to rank 1073741823"),
             (.nodeEnds, { _, _ in 0x0FFF_FFFF }, "section nodeEnds entry 0 (268435455) is not an end of node 0"),
             (.chFirstOut, { i, old in i == 5 ? 0xFF_FFFF : old }, "section chFirstOut decreases at entry 5"),
             (.edgeTo, { i, old in i == 3 ? 0xFFFF_FFF0 : old }, "section edgeTo entry 3 is 4294967280, not below"),
@@ -114,7 +115,8 @@ final class GraphFileHostileTests: XCTestCase {
         let path = dir.appendingPathComponent("halves.chg").path
         let west = try GraphFile(path: try westGraph(in: dir))
         let middles = withExtendedLifetime(west) { Array(west.array(.chMiddle, as: UInt32.self)) }
-        try Data(m.rewriting(.chWeight) { i, old in middles[i] == UInt32.max ? old : old + 1 }).write(to: URL(fileURLWithPath: path))
+        // chArcs holds (head and direction, weight) per arc: odd entries are weights.
+        try Data(m.rewriting(.chArcs) { i, old in i % 2 == 0 || middles[i / 2] == UInt32.max ? old : old + 1 }).write(to: URL(fileURLWithPath: path))
         let file = try GraphFile(path: path)
         XCTAssertThrowsError(try file.verify()) { error in
             XCTAssertTrue("\(error)".contains("has no matching halves"), "\(error)")
@@ -126,8 +128,7 @@ final class GraphFileHostileTests: XCTestCase {
     private func exercise(_ file: GraphFile, rng: inout SplitMix64) {
         let n = file.scalar(.edgeBasedNodeCount)
         guard n > 0 else { return }
-        let view = CHGraphView(nodeCount: n, firstOut: file.array(.chFirstOut), head: file.array(.chHead),
-                               weight: file.array(.chWeight), middle: file.array(.chMiddle), direction: file.array(.chDirection))
+        let view = file.hierarchy
         let query = CHQuery(graph: view)
         let rankEdge: UnsafeBufferPointer<UInt32> = file.array(.rankEdgeDirection)
         let shapeFirst: UnsafeBufferPointer<UInt32> = file.array(.edgeShapeFirst)

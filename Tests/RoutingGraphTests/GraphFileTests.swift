@@ -48,8 +48,7 @@ final class GraphFileTests: XCTestCase {
         let file = try GraphFile(path: try sampleGraph().graph)
         try file.verify()
         let n = file.scalar(.edgeBasedNodeCount)
-        let view = CHGraphView(nodeCount: n, firstOut: file.array(.chFirstOut), head: file.array(.chHead),
-                               weight: file.array(.chWeight), middle: file.array(.chMiddle), direction: file.array(.chDirection))
+        let view = file.hierarchy
         XCTAssertNil(view.validate())
         let ch = CHQuery(graph: view)
         // The oracle: the turn graph rebuilt in memory from the same tiles, with plain Dijkstra.
@@ -108,8 +107,7 @@ final class GraphFileTests: XCTestCase {
         _ = try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [stitched], output: graph)
         let file = try GraphFile(path: graph)
         let n = file.scalar(.edgeBasedNodeCount)
-        let ch = CHQuery(graph: CHGraphView(nodeCount: n, firstOut: file.array(.chFirstOut), head: file.array(.chHead),
-                                            weight: file.array(.chWeight), middle: file.array(.chMiddle), direction: file.array(.chDirection)))
+        let ch = CHQuery(graph: file.hierarchy)
         let edgeDirection: UnsafeBufferPointer<UInt32> = file.array(.rankEdgeDirection)
         let component: UnsafeBufferPointer<UInt16> = file.array(.rankComponent)
         let from: UnsafeBufferPointer<UInt32> = file.array(.edgeFrom)
