@@ -20,6 +20,7 @@ enum SampleStore {
     static let store: Result<String, Error> = Result {
         let root = scratch.path("store")
         let east = try scratch.write("east-edge.geojson", eastEdge)
+        try FileManager.default.createDirectory(atPath: scratch.path("maps"), withIntermediateDirectories: true)
         for (id, region) in [("liechtenstein-oberland", TestTools.path("samples/regions/liechtenstein-oberland.geojson")), ("east-edge", east)] {
             try expectSuccess("tilepack-build", ["maps", "--source", mbtiles, "--region", region, "--id", id, "--zoom", "0-14",
                                                  "--output", scratch.path("maps/\(id)"), "--quiet"])

@@ -1,3 +1,4 @@
+import Foundation
 import OffgridCore
 import TestSupport
 import TileMath
@@ -46,13 +47,24 @@ final class PMTilesWriterTests: XCTestCase {
     func testLeafDirectoriesAndDeterminism() throws {
         var tiles: [TileCoordinate: [UInt8]] = [:]
         var rng = SplitMix64(seed: 9)
-        for x in 0..<256 { for y in 0..<160 { tiles[TileCoordinate(z: 12, x: 2000 + x, y: 1300 + y)] = rng.bytes(8) } }
+        // Scattered ids and random lengths, so the directory does not compress to nothing.
+        while tiles.count < 20_000 {
+            tiles[TileCoordinate(z: 14, x: 8000 + rng.below(1024), y: 5000 + rng.below(1024))] = rng.bytes(1 + rng.below(64))
+        }
         let (path, stats) = try write(tiles, to: "big.pmtiles")
-        XCTAssertGreaterThan(stats.leafDirectories, 1, "40,960 distinct tiles need leaf directories")
+        XCTAssertGreaterThan(stats.leafDirectories, 1, "20,000 scattered tiles need leaf directories")
         let source = try PMTilesSource(path: path)
         XCTAssertLessThanOrEqual(Int(source.header.rootLength) + 127, 16_384)
         XCTAssertEqual(try source.allEntries().count, tiles.count)
         for (c, bytes) in tiles.prefix(2000) { XCTAssertEqual(try source.tile(c), bytes, "\(c)") }
+        // The reference reader (PyPI pmtiles) walks the leaves too.
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: try TestPython.executable())
+        python.arguments = ["-c", "import sys, pmtiles.reader as r; f = open(sys.argv[1], 'rb'); "
+                            + "n = sum(1 for _ in r.all_tiles(r.MmapSource(f))); sys.exit(0 if n == int(sys.argv[2]) else 1)", path, "\(tiles.count)"]
+        try python.run()
+        python.waitUntilExit()
+        XCTAssertEqual(python.terminationStatus, 0, "pmtiles (Python) reads every tile through the leaf directories")
         let (again, _) = try write(tiles, to: "again.pmtiles")
         XCTAssertEqual(try FileTools.readFile(path, maxBytes: 1 << 30), try FileTools.readFile(again, maxBytes: 1 << 30))
         XCTAssertEqual(scratch.leftovers(), [])
