@@ -39,6 +39,9 @@ final class StoreSnapshot: @unchecked Sendable {
 
     let version: Int64
     let tilesets: [String: Tileset]
+    /// The tilesets by their names percent-encoded as the TileJSON templates write them, for
+    /// the tile fast path (`TileResponder.fastTile`).
+    let encodedTilesets: [(encoded: String, tileset: Tileset)]
     /// By style id (the URI's last path segment, when no other style has it) and by full URI.
     let styles: [String: Style]
     /// Glyph ranges by font stack (and by each single font) then by range start.
@@ -111,6 +114,7 @@ final class StoreSnapshot: @unchecked Sendable {
             tilesets[name] = t
         }
         self.tilesets = tilesets
+        encodedTilesets = tilesets.keys.sorted().map { (ServerRoute.percentEncode($0), tilesets[$0]!) }
 
         var styles: [String: Style] = [:]
         var fonts: [String: [Int: Resource]] = [:]

@@ -21,9 +21,14 @@ struct TileResponder: HTTPResponder {
         let snapshot = server.current()
         let response: Response
         do {
+            if let (t, z, x, y) = Self.fastTile(request.uri.path, snapshot) {
+                response = try tile(snapshot, t, z, x, y, request)
+                return head ? Self.stripBody(response) : response
+            }
             switch try ServerRoute.parse(request.uri.path) {
             case .tile(let name, let z, let x, let y):
-                response = try tile(snapshot, name, z, x, y, request)
+                guard let t = snapshot.tilesets[name] else { return Self.text(.notFound, "no tileset \"\(name)\" in the store\n") }
+                response = try tile(snapshot, t, z, x, y, request)
             case .tileJSON(let name):
                 guard let t = snapshot.tilesets[name] else { return Self.text(.notFound, "no tileset \"\(name)\" in the store\n") }
                 response = json(ServerDocuments.tileJSON(t, base: base(request)), request, cache: Self.cacheControl(t.expiresAt, now: server.now()))
@@ -57,7 +62,11 @@ struct TileResponder: HTTPResponder {
             server.log("error: \(error)")
             return Self.text(.internalServerError, "\(error)\n")
         }
-        guard head else { return response }
+        return head ? Self.stripBody(response) : response
+    }
+
+    /// HEAD: GET's headers, `Content-Length` included, without the body.
+    static func stripBody(_ response: Response) -> Response {
         var stripped = response
         let length = response.body.contentLength ?? 0
         stripped.body = ResponseBody()
@@ -65,10 +74,47 @@ struct TileResponder: HTTPResponder {
         return stripped
     }
 
+    /// `/tiles/{name}/{z}/{x}/{y}[.ext]` with the name encoded exactly as the TileJSON template
+    /// writes it (what a client following the template sends), matched on the raw bytes without
+    /// splitting, decoding or allocating. Anything else (other encodings, bad numbers, queries)
+    /// returns nil and goes through `ServerRoute.parse`, which answers it or says what is wrong.
+    static func fastTile(_ path: String, _ s: StoreSnapshot) -> (StoreSnapshot.Tileset, Int, Int, Int)? {
+        var utf8 = Substring(path).utf8
+        guard utf8.starts(with: "/tiles/".utf8) else { return nil }
+        utf8 = utf8.dropFirst(7)
+        for (encoded, t) in s.encodedTilesets where utf8.starts(with: encoded.utf8) {
+            var rest = utf8.dropFirst(encoded.utf8.count)
+            guard rest.first == UInt8(ascii: "/") else { continue }
+            rest = rest.dropFirst()
+            var numbers = (0, 0, 0), k = 0, digits = 0, value = 0, ended = false
+            for b in rest {
+                if ended { if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "%") { return nil }; continue }
+                if b >= 48 && b <= 57 {
+                    digits += 1
+                    guard digits <= 10 else { return nil }
+                    value = value * 10 + Int(b - 48)
+                } else if b == UInt8(ascii: "/") && k < 2 && digits > 0 {
+                    if k == 0 { numbers.0 = value } else { numbers.1 = value }
+                    k += 1; digits = 0; value = 0
+                } else if b == UInt8(ascii: ".") && k == 2 && digits > 0 {
+                    ended = true
+                } else {
+                    return nil
+                }
+            }
+            guard k == 2, digits > 0 else { return nil }
+            numbers.2 = value
+            let (z, x, y) = numbers
+            guard z <= 30, x < (1 << z), y < (1 << z) else { return nil }
+            return (t, z, x, y)
+        }
+        return nil
+    }
+
     // MARK: - Tiles (the fast path)
 
-    private func tile(_ snapshot: StoreSnapshot, _ name: String, _ z: Int, _ x: Int, _ y: Int, _ request: Request) throws -> Response {
-        guard let t = snapshot.tilesets[name] else { return Self.text(.notFound, "no tileset \"\(name)\" in the store\n") }
+    private func tile(_ snapshot: StoreSnapshot, _ t: StoreSnapshot.Tileset, _ z: Int, _ x: Int, _ y: Int, _ request: Request) throws -> Response {
+        let name = t.name
         guard let at = t.index.locate(z: z, x: x, y: y) else {
             if z >= t.minZoom, z <= t.maxZoom, snapshot.isInCover(t, z: z, x: x, y: y) {
                 return Response(status: .noContent, headers: [.accessControlAllowOrigin: "*", .cacheControl: Self.cacheControl(t.expiresAt, now: server.now())])
