@@ -62,6 +62,9 @@ let package = Package(
         .target(name: "PackPublishing", dependencies: ["PackRepository", "MapPacks", "TileSources", "TileMath", "RoutingTiles",
                                                        "RoutingProfile", "OSMPBF", "StylePacks", "OffgridCore"]),
         .target(name: "TileStore", dependencies: ["CSQLite", "MapPacks", "StylePacks", "RoutingPacks", "OffgridCore", "TileMath"]),
+        // `tilestore serve`: the store's tiles, TileJSON, styles, sprites and glyphs over HTTP (Hummingbird).
+        .target(name: "TileServer", dependencies: ["TileStore", "TileSources", "MapPacks", "StylePacks", "OffgridCore", "TileMath",
+                                                   .product(name: "Hummingbird", package: "hummingbird")]),
         .target(name: "RouteQuery", dependencies: ["RoutingGraph", "ContractionHierarchy", "TileMath", "OffgridCore"]),
 
         // Thin executables.
@@ -73,7 +76,7 @@ let package = Package(
         .executableTarget(name: "route-query", dependencies: [
             "RouteQuery", "RoutingGraph", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilestore", dependencies: [
-            "TileStore", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            "TileStore", "TileServer", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilepack-unpack", dependencies: [
             "RoutingPacks", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
@@ -94,6 +97,7 @@ let package = Package(
         .testTarget(name: "PredictiveCachingTests", dependencies: ["TestSupport", "PredictiveCaching", "TileMath", "OffgridCore"]),
         .testTarget(name: "StylePacksTests", dependencies: ["TestSupport", "StylePacks", "PackContainer", "OffgridCore"]),
         .testTarget(name: "TileStoreTests", dependencies: ["TestSupport", "TileStore", "MapPacks", "StylePacks", "RoutingPacks", "OffgridCore", "TileSources", "TileMath", "ToolSupport"]),
+        .testTarget(name: "TileServerTests", dependencies: ["TestSupport", "OffgridCore"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["TestSupport", "ToolSupport", "OffgridCore"]),
         .testTarget(name: "RoutingPacksTests", dependencies: ["TestSupport", "RoutingPacks", "PackContainer", "OffgridCore", "ToolSupport"]),
         .testTarget(name: "PackRepositoryTests", dependencies: ["TestSupport", "PackRepository", "TileMath", "OffgridCore"]),

@@ -50,11 +50,18 @@ STORE := $(OUT)/store
 STORE_LIST := $(OUT)/store-list.json
 STORE_TILE := $(OUT)/store-tile-14-8623-5759.mvt.gz
 
+# Real clients read the store: `tilestore serve` on a free loopback port answers a TileJSON, the
+# style, a glyph range and tiles, and MapLibre Native (pymgl) renders the preview from it; a region
+# is exported to PMTiles and read back with the pmtiles package (every tile equals the source's).
+PREVIEW := $(OUT)/preview.png
+EXPORT_REGION := liechtenstein-oberland
+EXPORT_PMTILES := $(OUT)/$(EXPORT_REGION).pmtiles
+
 .DEFAULT_GOAL := all
 include $(dir $(lastword $(MAKEFILE_LIST)))publish.mk
 
 .PHONY: all check maps-check store-check publish-check
-all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK) $(MAPS) $(STORE_LIST) $(STORE_TILE) $(PUBLISH)
+all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK) $(MAPS) $(STORE_LIST) $(STORE_TILE) $(PUBLISH) $(PREVIEW) $(EXPORT_PMTILES)
 
 $(PACK): $(PBF) profiles/car.json $(BIN)/tilepack-build
 	@mkdir -p $(OUT)
@@ -147,6 +154,15 @@ $(STORE_LIST): $(MAPS_MB) $(PREDICT) $(PACK) $(PREDICT_ROUTING) $(STYLEPACK) $(B
 
 $(STORE_TILE): $(STORE_LIST) $(BIN)/tilestore
 	$(BIN)/tilestore --store $(STORE) get 14 8623 5759 --output $@ > $(OUT)/store-tile.json
+
+$(PREVIEW): $(STORE_LIST) $(BIN)/tilestore pipelines/serve-preview.sh Tests/interop/render_check.py
+	pipelines/serve-preview.sh $(BIN) $(STORE) $(PYTHON) $@ > $(OUT)/serve-check.json
+
+$(EXPORT_PMTILES): $(STORE_LIST) $(BIN)/tilestore Tests/interop/check_export.py
+	$(BIN)/tilestore --store $(STORE) export $(EXPORT_REGION) --format pmtiles --output $@.tmp > $(OUT)/$(EXPORT_REGION).export.json
+	$(PYTHON) Tests/interop/check_export.py --source $(MBTILES) --pmtiles $@.tmp \
+	    --tiles $$($(BIN)/tilestore --store $(STORE) show $(EXPORT_REGION) | $(PYTHON) -c 'import json,sys; print(json.load(sys.stdin)["tiles"])') > $(OUT)/export-check.json
+	mv $@.tmp $@
 
 # Five complete regions sharing packs (each stored once); the tile read back through the store
 # equals the MBTiles tile read by sqlite3; the store verifies clean.

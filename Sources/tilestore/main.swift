@@ -24,6 +24,7 @@ struct Tilestore: ParsableCommand {
             ListCommand.self, ShowCommand.self, RemoveCommand.self,
             StylePacksCommand.self, RemoveStyleCommand.self,
             QuotaCommand.self, EvictCommand.self, VerifyCommand.self, GetCommand.self,
+            ServeCommand.self, ExportCommand.self,
         ])
 
     @OptionGroup var global: StoreOptions
