@@ -45,7 +45,7 @@ $(VENV)/.installed: Tests/python/requirements.txt
 pydeps: $(VENV)/.installed
 
 # Servers and tools the tests start themselves on loopback; installed only when missing.
-TEST_APT_PACKAGES :=
+TEST_APT_PACKAGES := nginx
 test-deps: deps pydeps
 	@missing=""; for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

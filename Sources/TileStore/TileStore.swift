@@ -23,6 +23,9 @@ public final class TileStore {
         case verify
         /// Change the store: created when missing (its parent must exist); exclusive lock.
         case write
+        /// Append to the journal only (progress of a download running without the store's lock);
+        /// the store must exist.
+        case journal
     }
 
     public let root: String
@@ -98,7 +101,11 @@ public final class TileStore {
         try db.exec("PRAGMA synchronous=FULL")
         try db.exec("PRAGMA foreign_keys=ON")
         try db.writeTransaction {
+            let hasMeta = try db.int("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'") > 0
+            let existing = hasMeta ? try db.row("SELECT value FROM meta WHERE key = 'schema_version'") { $0.text(0) } : nil
+            if existing == "1" { try db.exec(StoreSchema.renameVersion1Tables) }
             try db.exec(StoreSchema.statements)
+            if existing == "1" { try db.exec(StoreSchema.copyVersion1Rows) }
             try db.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)", [.text("\(StoreSchema.version)")])
         }
         FileSync.syncDirectory(root)
@@ -115,7 +122,8 @@ public final class TileStore {
         } catch {
             throw InputError(file: db.path, "not a tile store index (no meta table)")
         }
-        guard version == "\(StoreSchema.version)" else {
+        // A version 1 index is read as is (no events yet); the first writer upgrades it.
+        guard version == "\(StoreSchema.version)" || version == "1" else {
             throw InputError(file: db.path, "unsupported tile store schema version \(version ?? "none") (this tool knows \(StoreSchema.version))")
         }
     }

@@ -24,6 +24,7 @@ struct Tilestore: ParsableCommand {
             ListCommand.self, ShowCommand.self, RemoveCommand.self,
             StylePacksCommand.self, RemoveStyleCommand.self,
             QuotaCommand.self, EvictCommand.self, VerifyCommand.self, GetCommand.self,
+            VersionsCommand.self, LoadCommand.self, UpdateCommand.self, EventsCommand.self, SetMetadataCommand.self,
         ])
 
     @OptionGroup var global: StoreOptions
