@@ -56,6 +56,9 @@ let package = Package(
         // Predictive caching: the regions a route makes likely next (map region + routing polygons).
         .target(name: "PredictiveCaching", dependencies: ["TileMath", "OffgridCore"]),
         .target(name: "StylePacks", dependencies: ["OffgridCore", "PackContainer"]),
+        // The pack repository (docs/FORMATS.md): its indexes, validation rules, object paths and
+        // the ordered, locked writer; shared by the publisher and the client.
+        .target(name: "PackRepository", dependencies: ["OffgridCore", "TileMath"]),
         .target(name: "TileStore", dependencies: ["CSQLite", "MapPacks", "StylePacks", "RoutingPacks", "OffgridCore", "TileMath"]),
         // Fetching a pack repository (HTTP through one shared AsyncHTTPClient, or file://): timeouts,
         // retries, redirects, ETags, gzip, Range resume, size caps and SHA-256 checks. No store knowledge.
@@ -98,6 +101,7 @@ let package = Package(
         .testTarget(name: "TileStoreTests", dependencies: ["TestSupport", "TileStore", "MapPacks", "StylePacks", "RoutingPacks", "OffgridCore", "TileSources", "TileMath", "ToolSupport"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["TestSupport", "ToolSupport", "OffgridCore"]),
         .testTarget(name: "RoutingPacksTests", dependencies: ["TestSupport", "RoutingPacks", "PackContainer", "OffgridCore", "ToolSupport"]),
+        .testTarget(name: "PackRepositoryTests", dependencies: ["TestSupport", "PackRepository", "TileMath", "OffgridCore"]),
         .testTarget(name: "PackContainerTests", dependencies: ["TestSupport", "PackContainer", "RoutingPacks", "MapPacks", "StylePacks", "TileSources", "TileMath", "OffgridCore"]),
     ]
 )
