@@ -102,6 +102,7 @@ let package = Package(
         .testTarget(name: "ToolSupportTests", dependencies: ["TestSupport", "ToolSupport", "OffgridCore"]),
         .testTarget(name: "RoutingPacksTests", dependencies: ["TestSupport", "RoutingPacks", "PackContainer", "OffgridCore", "ToolSupport"]),
         .testTarget(name: "PackRepositoryTests", dependencies: ["TestSupport", "PackRepository", "TileMath", "OffgridCore"]),
+        .testTarget(name: "RegionLoaderTests", dependencies: ["TestSupport", "PackRepository", "TileMath", "OffgridCore"]),
         .testTarget(name: "PackContainerTests", dependencies: ["TestSupport", "PackContainer", "RoutingPacks", "MapPacks", "StylePacks", "TileSources", "TileMath", "OffgridCore"]),
     ]
 )
