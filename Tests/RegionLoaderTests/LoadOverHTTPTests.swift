@@ -28,7 +28,7 @@ final class LoadOverHTTPTests: XCTestCase {
         let versions = try TestTools.result("tilestore", ["versions", "--from", url])
         XCTAssertEqual(versions.status, 0, versions.stderr)
         let v = try JSONReader.parse(Array(versions.stdoutData))
-        XCTAssertEqual(v["tilesets"]?[0]?["versions"]?.arrayValue?.compactMap(\.stringValue), ["2", "1"])
+        XCTAssertEqual(v["tilesets"]?.arrayValue?.first?["versions"]?.arrayValue?.compactMap(\.stringValue), ["2", "1"])
         XCTAssertEqual(v["routing"]?.arrayValue?.count, 1)
 
         let ts = Tilestore(store: scratch.path("store"))

@@ -88,8 +88,10 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         conn.close()
         self.send_response(resp.status)
         for k, v in resp.getheaders():
-            if k.lower() not in ("connection", "transfer-encoding", "keep-alive", "server", "date"):
+            if k.lower() not in ("connection", "transfer-encoding", "keep-alive", "server", "date", "content-length"):
                 self.send_header(k, v)
+        # The body was read whole (chunked or not): its length, even when only part of it is sent.
+        self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         entry.update(status=resp.status)
         if fault == "slow":
