@@ -59,6 +59,10 @@ let package = Package(
         // The pack repository (docs/FORMATS.md): its indexes, validation rules, object paths and
         // the ordered, locked writer; shared by the publisher and the client.
         .target(name: "PackRepository", dependencies: ["OffgridCore", "TileMath"]),
+        // Publishing into a pack repository: every map pack of a tileset, every routing tile of an
+        // extract, style packs (reusing the map pack builder and the routing tile build).
+        .target(name: "PackPublishing", dependencies: ["PackRepository", "MapPacks", "TileSources", "TileMath", "RoutingTiles",
+                                                       "RoutingProfile", "OSMPBF", "StylePacks", "OffgridCore"]),
         .target(name: "TileStore", dependencies: ["CSQLite", "MapPacks", "StylePacks", "RoutingPacks", "OffgridCore", "TileMath"]),
         // Fetching a pack repository (HTTP through one shared AsyncHTTPClient, or file://): timeouts,
         // retries, redirects, ETags, gzip, Range resume, size caps and SHA-256 checks. No store knowledge.
@@ -72,7 +76,7 @@ let package = Package(
         // Thin executables.
         .executableTarget(name: "tilepack-build", dependencies: [
             "OSMPBF", "RoutingTiles", "RoutingProfile", "RoutingPacks", "TileMath", "ToolSupport", "MapPacks", "PredictiveCaching", "TileSources", "StylePacks",
-            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            "PackRepository", "PackPublishing", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "route-graph", dependencies: [
             "RoutingGraph", "RoutingProfile", "ContractionHierarchy", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "route-query", dependencies: [
@@ -103,6 +107,8 @@ let package = Package(
         .testTarget(name: "RoutingPacksTests", dependencies: ["TestSupport", "RoutingPacks", "PackContainer", "OffgridCore", "ToolSupport"]),
         .testTarget(name: "PackRepositoryTests", dependencies: ["TestSupport", "PackRepository", "TileMath", "OffgridCore"]),
         .testTarget(name: "RegionLoaderTests", dependencies: ["TestSupport", "PackRepository", "TileMath", "OffgridCore"]),
+        .testTarget(name: "PackPublishingTests", dependencies: ["TestSupport", "PackPublishing", "PackRepository", "MapPacks", "TileSources",
+                                                               "TileMath", "RoutingTiles", "RoutingPacks", "OffgridCore"]),
         .testTarget(name: "PackContainerTests", dependencies: ["TestSupport", "PackContainer", "RoutingPacks", "MapPacks", "StylePacks", "TileSources", "TileMath", "OffgridCore"]),
     ]
 )

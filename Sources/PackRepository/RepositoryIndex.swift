@@ -113,7 +113,7 @@ public struct RepositoryIndex: Equatable, Sendable {
         for (i, item) in try r.array(root, "styles", at: "index", max: RepositoryRules.maxListed).enumerated() {
             let o = try r.object(item, at: "style \(i)")
             let uri = try r.string(o, "uri", at: "style \(i)")
-            guard RepositoryRules.isStyleURI(uri) else { throw r.fail("style \(i): uri \(r.quoted(uri)) is not 1-1024 printable ASCII characters") }
+            guard RepositoryRules.isStyleURI(uri) else { throw r.fail("style \(i): uri \(r.quoted(uri)) is not 1-1024 bytes without control characters") }
             guard uris.insert(uri).inserted else { throw r.fail("style \(uri) is listed twice") }
             styles.append(Style(uri: uri, sha256: try r.sha256(o, at: "style \(uri)"), size: try r.size(o["size"], at: "style \(uri)")))
         }

@@ -36,11 +36,12 @@ public enum RepositoryRules {
     /// 0 < size ≤ 2 GiB.
     public static func isObjectSize(_ size: Int) -> Bool { size > 0 && size <= maxObjectBytes }
 
-    /// A style URI: printable ASCII without spaces, 1-1024 bytes (it names a style; it never
-    /// becomes a path — style objects are found by hash).
+    /// A style URI (or name, as `tilepack-build style` records it): 1-1024 bytes of UTF-8
+    /// without control characters. It names a style; it never becomes a path (style objects
+    /// are found by hash).
     public static func isStyleURI(_ s: String) -> Bool {
         let u = s.utf8
-        return !u.isEmpty && u.count <= 1024 && u.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        return !u.isEmpty && u.count <= 1024 && u.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
     }
 }
 

@@ -172,7 +172,7 @@ public final class RepositoryWriter: @unchecked Sendable {
     /// Lists a style pack (already stored as an object) under its URI, replacing an older pack
     /// of the same URI.
     public func commitStyle(uri: String, sha256: String, size: Int) throws -> Outcome {
-        guard RepositoryRules.isStyleURI(uri) else { throw InputError("style URI \"\(uri)\" is not 1-1024 printable ASCII characters") }
+        guard RepositoryRules.isStyleURI(uri) else { throw InputError("style URI \"\(uri)\" is not 1-1024 bytes without control characters") }
         guard hasObject(sha256: sha256, size: size) else { throw InputError(file: root, "style object \(sha256) is not stored") }
         var index = try currentIndex()
         let style = RepositoryIndex.Style(uri: uri, sha256: sha256, size: size)

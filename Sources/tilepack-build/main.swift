@@ -11,7 +11,7 @@ struct TilepackBuild: ParsableCommand {
           tilepack-build routing --input samples/liechtenstein.osm.pbf --output out/liechtenstein.routing.pack
           tilepack-build pbf-info samples/liechtenstein.osm.pbf
         """,
-        subcommands: [RoutingCommand.self, PBFInfoCommand.self, StyleCommand.self, MapsCommand.self, PredictCommand.self])
+        subcommands: [RoutingCommand.self, PBFInfoCommand.self, StyleCommand.self, MapsCommand.self, PredictCommand.self, PublishCommand.self])
 }
 
 ToolMain.run(TilepackBuild.self)

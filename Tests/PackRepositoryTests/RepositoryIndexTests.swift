@@ -112,7 +112,7 @@ final class RepositoryIndexTests: XCTestCase {
             (["tilesets", "0", "versions", "0", "size"], .int(1 << 40), "is not within"),
             (["tilesets", "0", "versions", "0", "size"], 1.5, "size missing or not an integer"),
             (["routing", "0", "versions", "0", "data_version"], "", "is not [A-Za-z0-9._-]"),
-            (["styles", "0", "uri"], "has space", "is not 1-1024 printable"),
+            (["styles", "0", "uri"], "line\nbreak", "without control characters"),
             (["styles"], nil, "\"styles\" missing"),
         ]
         for (path, value, fragment) in cases {
