@@ -165,3 +165,9 @@ check: all maps-check store-check
 	test "$$(wc -l < $(ANSWERS))" = "$$(wc -l < samples/queries.ndjson)"
 	$(PYTHON) Tests/interop/check_routes.py $(ROUTE) $(VIA_ROUTE)
 	@echo "pipeline smoke run: OK"
+
+# Loading from the pack repository (pipelines/load.mk): needs publish.mk's repository (PUBLISH).
+ifneq ($(PUBLISH),)
+include $(dir $(firstword $(MAKEFILE_LIST)))load.mk
+all: $(LOAD_SUMMARY)
+endif

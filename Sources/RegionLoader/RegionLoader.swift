@@ -103,16 +103,22 @@ public enum RegionLoader {
                 missing.append(ObjectRequest(sha256: sha, size: size))
             }
         }
+        if let s = style, try reader.styleIsInstalled(uri: s.uri, packFileName: s.sha256 + ".part") {
+            storedCount += 1
+            style = nil
+            needed[s.sha256] = Int64(s.size)
+        }
         if let style { missing.append(ObjectRequest(sha256: style.sha256, size: Int64(style.size))) }
         reader.close()
 
         // Fetch.
         let journal = try TileStore.open(path, access: .journal, quiet: true)
         let requiredBytes = needed.values.reduce(0, +) + Int64(style?.size ?? 0)
+        let requiredObjects = needed.count + (style == nil ? 0 : 1)
         let missingBytes = missing.reduce(Int64(0)) { $0 + $1.size }
         let progress = LoadProgress(
             sink: request.progress("download", missingBytes, missing.count, "objects"), journal: journal, region: request.regionId,
-            requiredResources: needed.count + (style == nil ? 0 : 1), requiredBytes: requiredBytes,
+            requiredResources: requiredObjects, requiredBytes: requiredBytes,
             completedResources: storedCount, completedBytes: requiredBytes - missingBytes)
         let fetched: [ObjectFetch]
         do {
@@ -143,7 +149,7 @@ public enum RegionLoader {
             region: request.regionId, repository: client.location.description,
             versions: .init(tileset: request.tileset, tilesetVersion: tilesetIndex?.version, routingProfile: request.routingProfile,
                             routingVersion: routingIndex?.dataVersion, style: request.style),
-            objectsRequired: needed.count + (style == nil ? 0 : 1), objectsAlreadyStored: storedCount,
+            objectsRequired: requiredObjects, objectsAlreadyStored: storedCount,
             objectsFetched: fetched.filter { $0.bytesReceived > 0 }.count, objectsResumed: fetched.filter { $0.resumedFrom > 0 }.count,
             bytesRequired: requiredBytes, bytesFetched: fetched.reduce(0) { $0 + $1.bytesReceived },
             bytesResumed: fetched.reduce(0) { $0 + $1.resumedFrom }, requests: fetched.reduce(0) { $0 + $1.requests },

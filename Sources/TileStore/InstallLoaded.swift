@@ -179,3 +179,12 @@ extension TileStore {
         try db.row("SELECT metadata FROM regions WHERE id = ?", [.text(id)]) { jsonValue($0.text(0)) }
     }
 }
+
+extension TileStore {
+    /// Whether style `uri` is installed from the pack file named `packFileName` (a load names the
+    /// downloaded pack `<sha256>.part`, so the same style pack is not fetched again).
+    public func styleIsInstalled(uri: String, packFileName: String) throws -> Bool {
+        guard let info = try db.row("SELECT info FROM styles WHERE uri = ?", [.text(uri)], { jsonValue($0.text(0)) }) else { return false }
+        return info["pack"]?.stringValue == packFileName
+    }
+}
