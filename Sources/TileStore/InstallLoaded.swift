@@ -90,6 +90,7 @@ extension TileStore {
         var options = InstallOptions()
         options.acceptExpired = region.acceptExpired
         options.regionId = id
+        options.linkSources = true
         var plan: InstallPlan
         var mapPacks = 0
         if let dir = region.mapDirectory {

@@ -14,6 +14,9 @@ public struct InstallOptions {
     public var maxTiles: Int?
     /// How the install reports progress; silent unless the caller says otherwise.
     public var progress: ProgressFactory = SilentProgress.factory
+    /// Hard-link the region directory's pack files instead of copying them (only for files the
+    /// store owns: a load's finished downloads).
+    var linkSources = false
 
     public init() {}
 }
@@ -78,7 +81,7 @@ extension TileStore {
         var seen: Set<String> = []
         let items = manifest.packs.filter { seen.insert($0.sha256).inserted }.map { p in
             InstallPlan.Item(sha256: p.sha256, bytes: p.bytes) { _ in
-                try self.copyMapPack(p, directory: directory, manifest: manifest)
+                try self.copyMapPack(p, directory: directory, manifest: manifest, linkSources: options.linkSources)
             }
         }
         return InstallPlan(
@@ -102,9 +105,10 @@ extension TileStore {
     }
 
     /// Copies one pack to `tmp/` and checks the copy.
-    func copyMapPack(_ p: RegionManifest.Pack, directory: String, manifest: RegionManifest) throws -> (file: TemporaryFile, row: ObjectRow) {
+    func copyMapPack(_ p: RegionManifest.Pack, directory: String, manifest: RegionManifest, linkSources: Bool = false) throws -> (file: TemporaryFile, row: ObjectRow) {
         let source = (directory as NSString).appendingPathComponent(p.path)
-        let (tmp, sha, bytes) = try files.copyToTemporary(source)
+        // A load's packs are the store's own downloads: linked, not copied again.
+        let (tmp, sha, bytes) = linkSources ? try files.linkToTemporary(source) : try files.copyToTemporary(source)
         do {
             guard sha == p.sha256 else {
                 throw InputError(file: source, "SHA-256 \(sha) does not match region.json (\(p.sha256)): the pack is corrupt or was changed")
