@@ -19,10 +19,12 @@ struct RegionInstaller {
     let partialDirectory: String
 
     /// A complete file with this object's bytes: the store's, or the verified download.
-    func file(for sha: String) throws -> String? {
+    /// Only a partial file of the index's size: this run completed and hash-checked it (or found
+    /// it complete and checked it); an incomplete one is never used.
+    func file(for sha: String, size: Int) throws -> String? {
         if let stored = try store.usableObjectFile(sha256: sha, acceptExpired: request.acceptExpired) { return stored }
         let partial = (partialDirectory as NSString).appendingPathComponent(sha + ".part")
-        return FileTools.kind(partial) == .file ? partial : nil
+        return FileTools.regularFileSize(partial) == size ? partial : nil
     }
 
     func install(style: RepositoryIndex.Style?) throws -> LoadInstallOutcome {
@@ -45,7 +47,7 @@ struct RegionInstaller {
                 profile: routing.profile, profileHash: routing.profileHash, dataVersion: routing.dataVersion,
                 gridDegrees: routing.gridDegrees, bbox: routing.bbox,
                 tiles: try plan.routingTiles.map { t in
-                    LoadedRegion.RoutingTile(id: t.id, sha256: t.entry.sha256, bytes: Int64(t.entry.size), file: try file(for: t.entry.sha256))
+                    LoadedRegion.RoutingTile(id: t.id, sha256: t.entry.sha256, bytes: Int64(t.entry.size), file: try file(for: t.entry.sha256, size: t.entry.size))
                 })
         }
         let outcome = try store.installLoaded(loaded)
@@ -77,7 +79,7 @@ struct RegionInstaller {
     private func writeRegionDirectory(_ dir: String, tileset: TilesetVersionIndex, bbox: [Double]) throws {
         var packs: [JSONValue] = []
         for p in plan.packs {
-            guard let source = try file(for: p.entry.sha256) else {
+            guard let source = try file(for: p.entry.sha256, size: p.entry.size) else {
                 throw InputError(file: store.root, "map pack \(p.key) (\(p.entry.sha256)) left the store during the load; run the load again")
             }
             let relative = "packs/\(p.key.band)/\(p.key.parent.z)-\(p.key.parent.x)-\(p.key.parent.y).pack"

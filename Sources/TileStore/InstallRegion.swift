@@ -108,7 +108,7 @@ extension TileStore {
     func copyMapPack(_ p: RegionManifest.Pack, directory: String, manifest: RegionManifest, linkSources: Bool = false) throws -> (file: TemporaryFile, row: ObjectRow) {
         let source = (directory as NSString).appendingPathComponent(p.path)
         // A load's packs are the store's own downloads: linked, not copied again.
-        let (tmp, sha, bytes) = linkSources ? try files.linkToTemporary(source) : try files.copyToTemporary(source)
+        let (tmp, sha, bytes) = linkSources ? try files.linkToTemporary(source, trusting: p.sha256) : try files.copyToTemporary(source)
         do {
             guard sha == p.sha256 else {
                 throw InputError(file: source, "SHA-256 \(sha) does not match region.json (\(p.sha256)): the pack is corrupt or was changed")

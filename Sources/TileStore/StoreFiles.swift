@@ -54,9 +54,12 @@ final class StoreFiles {
 
     /// Hard-links `source` (a file the store owns, e.g. a finished download in `partial/`) to a
     /// temporary name and hashes it: no second copy of the bytes. Falls back to copying.
-    func linkToTemporary(_ source: String) throws -> (file: TemporaryFile, sha256: String, bytes: Int64) {
+    /// `trusting`: the hash the caller checked the file against when it completed it (a load's
+    /// download, hashed as it arrived and never written since), so it is not read again here.
+    func linkToTemporary(_ source: String, trusting sha256: String? = nil) throws -> (file: TemporaryFile, sha256: String, bytes: Int64) {
         let tmp = temporaryFile()
         guard tmp.link(from: source) else { return try copyToTemporary(source) }
+        if let sha256, let size = FileTools.regularFileSize(tmp.path) { return (tmp, sha256, Int64(size)) }
         do {
             let (sha, bytes) = try Self.hashFile(atPath: tmp.path)
             return (tmp, sha, bytes)

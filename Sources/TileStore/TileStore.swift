@@ -82,7 +82,7 @@ public final class TileStore {
             }
         } else if !hasIndex {
             // Only an empty directory, or one an interrupted creation left, becomes a store.
-            let known = Set(StoreLayout.directories + [StoreLayout.lockName])
+            let known = Set(StoreLayout.directories + [StoreLayout.lockName, StoreLayout.indexName + ".creating", StoreLayout.indexName + ".creating-journal"])
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
             if let other = entries.first(where: { !known.contains($0) }) {
                 throw InputError(file: root, "is not a tile store (no \(StoreLayout.indexName)) and is not empty (\(other)); refusing to use it")
@@ -94,6 +94,20 @@ public final class TileStore {
             if mkdir(full, 0o777) != 0 && errno != EEXIST {
                 throw InputError(file: full, "cannot create directory: \(String(cString: strerror(errno)))")
             }
+        }
+        if !FileManager.default.fileExists(atPath: index) {
+            // A new index is made under another name and renamed into place once it has its
+            // schema, so a process killed while creating the store never leaves an empty index.
+            let creating = index + ".creating"
+            unlink(creating)
+            let fresh = try SQLiteDatabase(path: creating, create: true)
+            try fresh.writeTransaction {
+                try fresh.exec(StoreSchema.statements)
+                try fresh.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)", [.text("\(StoreSchema.version)")])
+            }
+            fresh.close()
+            guard rename(creating, index) == 0 else { throw InputError(file: index, "cannot create the store index: \(String(cString: strerror(errno)))") }
+            FileSync.syncDirectory(root)
         }
         let db = try SQLiteDatabase(path: index, create: true)
         let store = TileStore(root: root, db: db, lock: lock)
