@@ -18,6 +18,8 @@ let package = Package(
         // HTTP: servers (route-query serve, tilestore serve) and the repository client (tilestore load).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
+        // ByteBuffer, TimeAmount and HTTP headers the repository client names (already in the graph through AsyncHTTPClient).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
     ],
     targets: [
         // System libraries, linked through small module maps.
@@ -65,6 +67,13 @@ let package = Package(
         // `tilestore serve`: the store's tiles, TileJSON, styles, sprites and glyphs over HTTP (Hummingbird).
         .target(name: "TileServer", dependencies: ["TileStore", "TileSources", "MapPacks", "StylePacks", "OffgridCore", "TileMath",
                                                    .product(name: "Hummingbird", package: "hummingbird")]),
+        // Fetching a pack repository (HTTP through one shared AsyncHTTPClient, or file://): timeouts,
+        // retries, redirects, ETags, gzip, Range resume, size caps and SHA-256 checks. No store knowledge.
+        .target(name: "RepositoryClient", dependencies: ["OffgridCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]),
+        // Loading regions from a pack repository into a store: plan (cover, limits), fetch, one install.
+        .target(name: "RegionLoader", dependencies: ["TileStore", "PackRepository", "RepositoryClient", "TileMath", "MapPacks", "OffgridCore"]),
         .target(name: "RouteQuery", dependencies: ["RoutingGraph", "ContractionHierarchy", "TileMath", "OffgridCore"]),
 
         // Thin executables.
@@ -76,7 +85,7 @@ let package = Package(
         .executableTarget(name: "route-query", dependencies: [
             "RouteQuery", "RoutingGraph", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilestore", dependencies: [
-            "TileStore", "TileServer", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            "TileStore", "TileServer", "RegionLoader", "RepositoryClient", "MapPacks", "TileMath", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilepack-unpack", dependencies: [
             "RoutingPacks", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
@@ -101,6 +110,7 @@ let package = Package(
         .testTarget(name: "ToolSupportTests", dependencies: ["TestSupport", "ToolSupport", "OffgridCore"]),
         .testTarget(name: "RoutingPacksTests", dependencies: ["TestSupport", "RoutingPacks", "PackContainer", "OffgridCore", "ToolSupport"]),
         .testTarget(name: "PackRepositoryTests", dependencies: ["TestSupport", "PackRepository", "TileMath", "OffgridCore"]),
+        .testTarget(name: "RegionLoaderTests", dependencies: ["TestSupport", "PackRepository", "TileMath", "OffgridCore"]),
         .testTarget(name: "PackPublishingTests", dependencies: ["TestSupport", "PackPublishing", "PackRepository", "MapPacks", "TileSources",
                                                                "TileMath", "RoutingTiles", "RoutingPacks", "OffgridCore"]),
         .testTarget(name: "PackContainerTests", dependencies: ["TestSupport", "PackContainer", "RoutingPacks", "MapPacks", "StylePacks", "TileSources", "TileMath", "OffgridCore"]),

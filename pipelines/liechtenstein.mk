@@ -185,3 +185,7 @@ check: all maps-check store-check publish-check
 	test "$$(wc -l < $(ANSWERS))" = "$$(wc -l < samples/queries.ndjson)"
 	$(PYTHON) Tests/interop/check_routes.py $(ROUTE) $(VIA_ROUTE)
 	@echo "pipeline smoke run: OK"
+
+# Loading from the pack repository (pipelines/load.mk): serves publish.mk's repository.
+include $(dir $(firstword $(MAKEFILE_LIST)))load.mk
+all: $(LOAD_SUMMARY)

@@ -83,6 +83,7 @@ extension TileStore {
         let styles = Int(try db.int("SELECT COUNT(*) FROM styles"))
         let before = try totals()
         try db.writeTransaction {
+            try journal(.storeWiped, ["regions": .int(regions), "styles": .int(styles)])
             try db.run("DELETE FROM region_packs")
             try db.run("DELETE FROM regions")
             try db.run("DELETE FROM style_resources")

@@ -14,6 +14,9 @@ public struct InstallOptions {
     public var maxTiles: Int?
     /// How the install reports progress; silent unless the caller says otherwise.
     public var progress: ProgressFactory = SilentProgress.factory
+    /// Hard-link the region directory's pack files instead of copying them (only for files the
+    /// store owns: a load's finished downloads).
+    var linkSources = false
 
     public init() {}
 }
@@ -31,47 +34,10 @@ extension TileStore {
         let started = MonotonicClock.nanoseconds()
         let manifest = try RegionManifest(directory: directory)
         let id = options.regionId ?? manifest.id
-        if let e = manifest.expiresAt, e < now, !options.acceptExpired {
-            throw InputError(file: manifest.file, "region \"\(id)\" expired on \(ISO8601.string(e)); pass --accept-expired to install it anyway")
-        }
-        // The files, before any work.
-        for p in manifest.packs {
-            let source = (directory as NSString).appendingPathComponent(p.path)
-            var st = stat()
-            guard stat(source, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-                throw InputError(file: source, "missing: region.json lists it but the region directory has no such file")
-            }
-            guard Int64(st.st_size) == p.bytes else {
-                throw InputError(file: source, "has \(st.st_size) bytes, region.json says \(p.bytes)")
-            }
-        }
-
-        // What is stored already.
         let previous = Dictionary(try db.rows("SELECT name, sha256 FROM region_packs WHERE region_id = ? AND kind = 'map-pack'",
                                               [.text(id)]) { ($0.text(0), $0.text(1)) }, uniquingKeysWith: { a, _ in a })
         let regionExisted = try db.int("SELECT COUNT(*) FROM regions WHERE id = ?", [.text(id)]) > 0
-        var seen: Set<String> = []
-        let items = manifest.packs.filter { seen.insert($0.sha256).inserted }.map { p in
-            InstallPlan.Item(sha256: p.sha256, bytes: p.bytes) { _ in
-                try self.copyMapPack(p, directory: directory, manifest: manifest)
-            }
-        }
-        let plan = InstallPlan(
-            what: "installing region \"\(id)\"", progressLabel: "install", progressUnit: .files(itemName: "packs"),
-            items: items, acceptExpired: options.acceptExpired,
-            referencedElsewhere: try referencedHashes(exceptRegion: id, kind: .mapPack),
-            // Limits across regions, shared packs counted once.
-            checkLimits: { try self.checkPackLimits(regionId: id, manifest: manifest, options: options) },
-            writeIndex: {
-                try self.upsertRegion(id: id, manifest: manifest, options: options)
-                try self.db.run("DELETE FROM region_packs WHERE region_id = ? AND kind = 'map-pack'", [.text(id)])
-                let insert = try self.db.prepare("INSERT INTO region_packs (region_id, kind, name, sha256, bytes, tiles) VALUES (?, 'map-pack', ?, ?, ?, ?)")
-                for p in manifest.packs {
-                    try insert.bind([.text(id), .text(p.path), .text(p.sha256), .int(p.bytes), .int(p.tiles)])
-                    while try insert.step() {}
-                }
-                try self.refreshExpiries(ofRegion: id)
-            })
+        let plan = try mapRegionPlan(directory: directory, manifest: manifest, id: id, options: options)
         let outcome = try install(plan, progress: options.progress)
 
         // What changed.
@@ -95,10 +61,54 @@ extension TileStore {
             seconds: MonotonicClock.seconds(since: started))
     }
 
+    /// The install plan of a map region directory (files checked, items, limits, index rows).
+    func mapRegionPlan(directory: String, manifest: RegionManifest, id: String, options: InstallOptions) throws -> InstallPlan {
+        if let e = manifest.expiresAt, e < now, !options.acceptExpired {
+            throw InputError(file: manifest.file, "region \"\(id)\" expired on \(ISO8601.string(e)); pass --accept-expired to install it anyway")
+        }
+        // The files, before any work.
+        for p in manifest.packs {
+            let source = (directory as NSString).appendingPathComponent(p.path)
+            var st = stat()
+            guard stat(source, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+                throw InputError(file: source, "missing: region.json lists it but the region directory has no such file")
+            }
+            guard Int64(st.st_size) == p.bytes else {
+                throw InputError(file: source, "has \(st.st_size) bytes, region.json says \(p.bytes)")
+            }
+        }
+
+        var seen: Set<String> = []
+        let items = manifest.packs.filter { seen.insert($0.sha256).inserted }.map { p in
+            InstallPlan.Item(sha256: p.sha256, bytes: p.bytes) { _ in
+                try self.copyMapPack(p, directory: directory, manifest: manifest, linkSources: options.linkSources)
+            }
+        }
+        return InstallPlan(
+            what: "installing region \"\(id)\"", progressLabel: "install", progressUnit: .files(itemName: "packs"),
+            items: items, acceptExpired: options.acceptExpired,
+            referencedElsewhere: try referencedHashes(exceptRegion: id, kind: .mapPack),
+            // Limits across regions, shared packs counted once.
+            checkLimits: { try self.checkPackLimits(regionId: id, manifest: manifest, options: options) },
+            writeIndex: {
+                try self.journalRegionChanges(id: id, geometry: manifest.geometry, metadata: manifest.metadata)
+                try self.upsertRegion(id: id, manifest: manifest, options: options)
+                try self.journal(.regionInstalled, region: id, ["packs": .int(manifest.packs.count), "directory": .string(directory)])
+                try self.db.run("DELETE FROM region_packs WHERE region_id = ? AND kind = 'map-pack'", [.text(id)])
+                let insert = try self.db.prepare("INSERT INTO region_packs (region_id, kind, name, sha256, bytes, tiles) VALUES (?, 'map-pack', ?, ?, ?, ?)")
+                for p in manifest.packs {
+                    try insert.bind([.text(id), .text(p.path), .text(p.sha256), .int(p.bytes), .int(p.tiles)])
+                    while try insert.step() {}
+                }
+                try self.refreshExpiries(ofRegion: id)
+            })
+    }
+
     /// Copies one pack to `tmp/` and checks the copy.
-    private func copyMapPack(_ p: RegionManifest.Pack, directory: String, manifest: RegionManifest) throws -> (file: TemporaryFile, row: ObjectRow) {
+    func copyMapPack(_ p: RegionManifest.Pack, directory: String, manifest: RegionManifest, linkSources: Bool = false) throws -> (file: TemporaryFile, row: ObjectRow) {
         let source = (directory as NSString).appendingPathComponent(p.path)
-        let (tmp, sha, bytes) = try files.copyToTemporary(source)
+        // A load's packs are the store's own downloads: linked, not copied again.
+        let (tmp, sha, bytes) = linkSources ? try files.linkToTemporary(source, trusting: p.sha256) : try files.copyToTemporary(source)
         do {
             guard sha == p.sha256 else {
                 throw InputError(file: source, "SHA-256 \(sha) does not match region.json (\(p.sha256)): the pack is corrupt or was changed")
@@ -130,7 +140,7 @@ extension TileStore {
         }
     }
 
-    private func upsertRegion(id: String, manifest: RegionManifest, options: InstallOptions) throws {
+    func upsertRegion(id: String, manifest: RegionManifest, options: InstallOptions) throws {
         let b = manifest.bbox
         let maxPacks = options.maxPacks ?? manifest.maxPacks
         let maxTiles = options.maxTiles ?? manifest.maxTiles
@@ -151,7 +161,7 @@ extension TileStore {
     /// The unique map packs (and, when a limit is set, their tiles) the store's regions would use
     /// with this region installed, against the smallest limit any of those regions' manifests set
     /// (750 packs when a manifest sets none). Checked before anything is copied.
-    private func checkPackLimits(regionId id: String, manifest: RegionManifest, options: InstallOptions) throws {
+    func checkPackLimits(regionId id: String, manifest: RegionManifest, options: InstallOptions) throws {
         let others = try db.rows("SELECT max_packs, max_tiles FROM regions WHERE id != ? AND EXISTS (SELECT 1 FROM region_packs rp WHERE rp.region_id = regions.id AND rp.kind = 'map-pack')",
                                  [.text(id)]) { ($0.optionalInt(0).map(Int.init), $0.optionalInt(1).map(Int.init)) }
         let ownPacks = options.maxPacks ?? manifest.maxPacks ?? defaultMaxPacks

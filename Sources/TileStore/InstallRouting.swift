@@ -69,7 +69,9 @@ extension TileStore {
             referencedElsewhere: try referencedHashes(exceptRegion: id, kind: .routingPack),
             writeIndex: {
                 let routingText = try jsonText(JSONEncoding.value(routing))
+                try self.journal(.regionInstalled, region: id, ["routingPack": .string(name), "dataVersion": .string(h.dataVersion)])
                 if regionExisted {
+                    if let metadata = options.metadata { try self.journalRegionChanges(id: id, geometry: nil, metadata: metadata) }
                     try self.updateRegion(id: id, routing: routingText, expiresAt: expiresAt, metadata: options.metadata)
                 } else {
                     let geometry = h.regionGeoJSON.isEmpty ? Self.bboxPolygon(h.bboxArray) : jsonValue(h.regionGeoJSON)

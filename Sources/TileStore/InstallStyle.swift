@@ -35,6 +35,7 @@ extension TileStore {
             items: items, acceptExpired: true,
             referencedElsewhere: try referencedHashes(exceptStyle: uri),
             writeIndex: {
+                try self.journal(.stylePackLoaded, style: uri, ["resources": .int(pack.resources.count)])
                 try self.db.run("""
                     INSERT INTO styles (uri, info, installed_at, updated_at) VALUES (?1, ?2, ?3, ?3)
                     ON CONFLICT (uri) DO UPDATE SET info = ?2, updated_at = ?3
@@ -93,7 +94,9 @@ extension TileStore {
         let hashes = Set(try db.rows("SELECT sha256 FROM style_resources WHERE uri = ?", [.text(uri)]) { $0.text(0) })
         let removed = try db.writeTransaction { () -> Int in
             try db.run("DELETE FROM style_resources WHERE uri = ?", [.text(uri)])
-            return try db.run("DELETE FROM styles WHERE uri = ?", [.text(uri)])
+            let n = try db.run("DELETE FROM styles WHERE uri = ?", [.text(uri)])
+            if n > 0 { try journal(.stylePackRemoved, style: uri) }
+            return n
         }
         guard removed > 0 else { throw InputError("no style \"\(uri)\" in the store (see tilestore style-packs)") }
         let released = hashes.subtracting(try referencedHashes())

@@ -83,9 +83,12 @@ extension TileStore {
         let hashes = Set(try db.rows("SELECT sha256 FROM region_packs WHERE region_id = ?", [.text(id)]) { $0.text(0) })
         let removed = try db.writeTransaction { () -> Int in
             try db.run("DELETE FROM region_packs WHERE region_id = ?", [.text(id)])
-            return try db.run("DELETE FROM regions WHERE id = ?", [.text(id)])
+            let n = try db.run("DELETE FROM regions WHERE id = ?", [.text(id)])
+            if n > 0 { try journal(.regionRemoved, region: id, ["packs": .int(hashes.count)]) }
+            return n
         }
         guard removed > 0 else { throw InputError("no region \"\(id)\" in the store (see tilestore list)") }
+        removeRoutingDirectory(regionId: id)
         let released = hashes.subtracting(try referencedHashes())
         let releasedBytes = try released.reduce(Int64(0)) { $0 + (try storedObject($1)?.bytes ?? 0) }
         return RegionRemovalReport(removed: id, packs: hashes.count, packsReleased: released.count, bytesReleased: releasedBytes,

@@ -52,6 +52,23 @@ final class StoreFiles {
         return (tmp, SHA256.hex(sha.finalize()), total)
     }
 
+    /// Hard-links `source` (a file the store owns, e.g. a finished download in `partial/`) to a
+    /// temporary name and hashes it: no second copy of the bytes. Falls back to copying.
+    /// `trusting`: the hash the caller checked the file against when it completed it (a load's
+    /// download, hashed as it arrived and never written since), so it is not read again here.
+    func linkToTemporary(_ source: String, trusting sha256: String? = nil) throws -> (file: TemporaryFile, sha256: String, bytes: Int64) {
+        let tmp = temporaryFile()
+        guard tmp.link(from: source) else { return try copyToTemporary(source) }
+        if let sha256, let size = FileTools.regularFileSize(tmp.path) { return (tmp, sha256, Int64(size)) }
+        do {
+            let (sha, bytes) = try Self.hashFile(atPath: tmp.path)
+            return (tmp, sha, bytes)
+        } catch {
+            tmp.discard()
+            throw error
+        }
+    }
+
     /// Reads `fd` to its end in 1 MiB chunks; the bytes read.
     private static func readChunks(_ fd: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int64 {
         var total: Int64 = 0
@@ -194,6 +211,17 @@ final class TemporaryFile {
             discard()
             throw InputError(file: path, "cannot create: \(reason)")
         }
+    }
+
+    /// Makes the file a hard link of `source` instead of creating it; false when the file system
+    /// refuses (the caller copies instead).
+    func link(from source: String) -> Bool {
+        TempPathRegistry.installSignalHandlers()
+        slot = TempPathRegistry.register(path)
+        if Glibc.link(source, path) == 0 { return true }
+        if let slot { TempPathRegistry.unregister(slot) }
+        slot = nil
+        return false
     }
 
     func write(_ buffer: UnsafeRawBufferPointer) throws {

@@ -6,6 +6,9 @@ public enum StoredObjectKind: String, Sendable, CaseIterable, Encodable {
     case mapPack = "map-pack"
     /// A routing pack (`OGRPACK`).
     case routingPack = "routing-pack"
+    /// One routing tile loaded from a repository (the raw `<id>.tile` bytes `tilepack-unpack`
+    /// writes); a region's tiles are also linked into its unpacked routing directory.
+    case routingTile = "routing-tile"
     /// One resource of a style pack (the style JSON, a sprite file, a glyph range).
     case styleResource = "style-resource"
 
@@ -14,6 +17,7 @@ public enum StoredObjectKind: String, Sendable, CaseIterable, Encodable {
         switch self {
         case .mapPack: return "maps"
         case .routingPack: return "routing"
+        case .routingTile: return "routing-tiles"
         case .styleResource: return "resources"
         }
     }
@@ -22,6 +26,7 @@ public enum StoredObjectKind: String, Sendable, CaseIterable, Encodable {
         switch self {
         case .mapPack: return ".pack"
         case .routingPack: return ".routing.pack"
+        case .routingTile: return ".tile"
         case .styleResource: return ""
         }
     }
@@ -36,6 +41,9 @@ public enum StoredObjectKind: String, Sendable, CaseIterable, Encodable {
 ///   maps/<h2>/<sha256>.pack        map packs, named by the SHA-256 of their bytes
 ///   routing/<h2>/<sha256>.routing.pack
 ///   resources/<h2>/<sha256>        style resources
+///   routing-tiles/<h2>/<sha256>.tile  routing tiles loaded from a repository
+///   routing-dirs/<region>/         a region's unpacked routing directory (hard links + manifest.json)
+///   partial/<sha256>.part          downloads in progress (kept for resume)
 ///   tmp/                           files being written (<pid>-<n>.tmp), renamed into place
 /// ```
 /// `<h2>` is the first two hex digits of the hash. Files are content-addressed, so a pack two
@@ -44,8 +52,14 @@ public enum StoreLayout {
     public static let indexName = "index.sqlite"
     public static let lockName = "lock"
     public static let tmpDirectory = "tmp"
+    /// Downloads in progress (`load`, `update`): kept across runs, continued with Range requests.
+    public static let partialDirectory = "partial"
+    /// Unpacked routing directories of regions loaded with routing.
+    public static let routingDirectories = "routing-dirs"
     /// The directories a store creates.
-    public static var directories: [String] { StoredObjectKind.allCases.map(\.directory) + [tmpDirectory] }
+    public static var directories: [String] {
+        StoredObjectKind.allCases.map(\.directory) + [tmpDirectory, partialDirectory, routingDirectories]
+    }
 
     /// Relative path of an object: `maps/ab/ab12….pack`.
     public static func relativePath(kind: StoredObjectKind, sha256: String) -> String {

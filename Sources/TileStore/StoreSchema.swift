@@ -1,6 +1,8 @@
-/// The index schema (docs/FORMATS.md, "Tile store"). Version 1.
+/// The index schema (docs/FORMATS.md, "Tile store"). Version 2: version 1 plus routing tiles
+/// (objects and region rows of kind `routing-tile`, loaded from a repository) and the `events`
+/// journal. A version 1 index is upgraded in place by the first writer (`migrateFromVersion1`).
 enum StoreSchema {
-    static let version = 1
+    static let version = 2
 
     static let statements = """
     CREATE TABLE IF NOT EXISTS meta (
@@ -9,7 +11,7 @@ enum StoreSchema {
     );
     CREATE TABLE IF NOT EXISTS objects (
         sha256       TEXT PRIMARY KEY,
-        kind         TEXT NOT NULL CHECK (kind IN ('map-pack', 'routing-pack', 'style-resource')),
+        kind         TEXT NOT NULL CHECK (kind IN ('map-pack', 'routing-pack', 'routing-tile', 'style-resource')),
         path         TEXT NOT NULL UNIQUE,
         bytes        INTEGER NOT NULL,
         tiles        INTEGER,
@@ -37,12 +39,13 @@ enum StoreSchema {
         routing      TEXT,
         max_packs    INTEGER,
         max_tiles    INTEGER,
+        load_source  TEXT,
         installed_at INTEGER NOT NULL,
         updated_at   INTEGER NOT NULL
     );
     CREATE TABLE IF NOT EXISTS region_packs (
         region_id TEXT NOT NULL REFERENCES regions (id) ON DELETE CASCADE,
-        kind      TEXT NOT NULL CHECK (kind IN ('map-pack', 'routing-pack')),
+        kind      TEXT NOT NULL CHECK (kind IN ('map-pack', 'routing-pack', 'routing-tile')),
         name      TEXT NOT NULL,
         sha256    TEXT NOT NULL,
         bytes     INTEGER NOT NULL,
@@ -70,6 +73,31 @@ enum StoreSchema {
         PRIMARY KEY (uri, path)
     );
     CREATE INDEX IF NOT EXISTS style_resources_by_sha ON style_resources (sha256);
+    CREATE TABLE IF NOT EXISTS events (
+        seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+        time    INTEGER NOT NULL,
+        type    TEXT NOT NULL,
+        region  TEXT,
+        style   TEXT,
+        data    TEXT NOT NULL DEFAULT '{}'
+    );
+    """
+
+    /// Version 1 → 2: the two tables whose `kind` CHECK grew are rebuilt (SQLite cannot alter a
+    /// CHECK), in the caller's transaction, before `statements` create what is missing.
+    static let renameVersion1Tables = """
+    DROP INDEX IF EXISTS objects_by_parent;
+    DROP INDEX IF EXISTS region_packs_by_sha;
+    ALTER TABLE objects RENAME TO objects_v1;
+    ALTER TABLE region_packs RENAME TO region_packs_v1;
+    """
+    static let copyVersion1Rows = """
+    INSERT INTO objects SELECT * FROM objects_v1;
+    INSERT INTO region_packs SELECT * FROM region_packs_v1;
+    DROP TABLE objects_v1;
+    DROP TABLE region_packs_v1;
+    ALTER TABLE regions ADD COLUMN load_source TEXT;
+    UPDATE meta SET value = '2' WHERE key = 'schema_version';
     """
 
     /// SQL condition: object `o` is used by no region and no style (evictable).

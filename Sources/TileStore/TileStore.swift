@@ -23,6 +23,9 @@ public final class TileStore {
         case verify
         /// Change the store: created when missing (its parent must exist); exclusive lock.
         case write
+        /// Append to the journal only (progress of a download running without the store's lock);
+        /// the store must exist.
+        case journal
     }
 
     public let root: String
@@ -79,7 +82,7 @@ public final class TileStore {
             }
         } else if !hasIndex {
             // Only an empty directory, or one an interrupted creation left, becomes a store.
-            let known = Set(StoreLayout.directories + [StoreLayout.lockName])
+            let known = Set(StoreLayout.directories + [StoreLayout.lockName, StoreLayout.indexName + ".creating", StoreLayout.indexName + ".creating-journal"])
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
             if let other = entries.first(where: { !known.contains($0) }) {
                 throw InputError(file: root, "is not a tile store (no \(StoreLayout.indexName)) and is not empty (\(other)); refusing to use it")
@@ -92,13 +95,31 @@ public final class TileStore {
                 throw InputError(file: full, "cannot create directory: \(String(cString: strerror(errno)))")
             }
         }
+        if !FileManager.default.fileExists(atPath: index) {
+            // A new index is made under another name and renamed into place once it has its
+            // schema, so a process killed while creating the store never leaves an empty index.
+            let creating = index + ".creating"
+            unlink(creating)
+            let fresh = try SQLiteDatabase(path: creating, create: true)
+            try fresh.writeTransaction {
+                try fresh.exec(StoreSchema.statements)
+                try fresh.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)", [.text("\(StoreSchema.version)")])
+            }
+            fresh.close()
+            guard rename(creating, index) == 0 else { throw InputError(file: index, "cannot create the store index: \(String(cString: strerror(errno)))") }
+            FileSync.syncDirectory(root)
+        }
         let db = try SQLiteDatabase(path: index, create: true)
         let store = TileStore(root: root, db: db, lock: lock)
         try db.exec("PRAGMA journal_mode=WAL")
         try db.exec("PRAGMA synchronous=FULL")
         try db.exec("PRAGMA foreign_keys=ON")
         try db.writeTransaction {
+            let hasMeta = try db.int("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'") > 0
+            let existing = hasMeta ? try db.row("SELECT value FROM meta WHERE key = 'schema_version'") { $0.text(0) } : nil
+            if existing == "1" { try db.exec(StoreSchema.renameVersion1Tables) }
             try db.exec(StoreSchema.statements)
+            if existing == "1" { try db.exec(StoreSchema.copyVersion1Rows) }
             try db.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)", [.text("\(StoreSchema.version)")])
         }
         FileSync.syncDirectory(root)
@@ -115,7 +136,8 @@ public final class TileStore {
         } catch {
             throw InputError(file: db.path, "not a tile store index (no meta table)")
         }
-        guard version == "\(StoreSchema.version)" else {
+        // A version 1 index is read as is (no events yet); the first writer upgrades it.
+        guard version == "\(StoreSchema.version)" || version == "1" else {
             throw InputError(file: db.path, "unsupported tile store schema version \(version ?? "none") (this tool knows \(StoreSchema.version))")
         }
     }
