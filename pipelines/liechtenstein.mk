@@ -50,8 +50,13 @@ STORE := $(OUT)/store
 STORE_LIST := $(OUT)/store-list.json
 STORE_TILE := $(OUT)/store-tile-14-8623-5759.mvt.gz
 
+# route-query serve on a free loopback port, read by an independent client (requests + polyline):
+# a route, a table and a nearest, saved as $(OUT)/serve-*.json; the server is stopped by SIGTERM
+# (killed by the trap if a step fails) and must exit 0.
+SERVE_CHECK := $(OUT)/serve-check.txt
+
 .PHONY: all check maps-check store-check
-all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK) $(MAPS) $(STORE_LIST) $(STORE_TILE)
+all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK) $(MAPS) $(STORE_LIST) $(STORE_TILE) $(SERVE_CHECK)
 
 $(PACK): $(PBF) profiles/car.json $(BIN)/tilepack-build
 	@mkdir -p $(OUT)
@@ -98,6 +103,16 @@ $(TRACE): $(ROUTE) samples/detour-trace.csv $(BIN)/route-query
 
 $(ANSWERS): $(GRAPH) samples/queries.ndjson $(BIN)/route-query
 	$(BIN)/route-query batch --graph $(GRAPH) --stats < samples/queries.ndjson > $@.tmp && mv $@.tmp $@
+
+$(SERVE_CHECK): $(GRAPH) $(BIN)/route-query Tests/python/osrm_client_check.py
+	set -euo pipefail; rm -f $(OUT)/serve.out; \
+	$(BIN)/route-query serve --graph $(GRAPH) --listen 127.0.0.1:0 --threads 2 > $(OUT)/serve.out 2> $(OUT)/serve.log & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null || true' EXIT; \
+	for i in $$(seq 300); do grep -q listening $(OUT)/serve.out && break; sleep 0.1; done; \
+	url=$$(sed -n 's/.*"listening":"\([^"]*\)".*/\1/p' $(OUT)/serve.out); test -n "$$url"; \
+	$(PYTHON) Tests/python/osrm_client_check.py $$url --save $(OUT)/serve > $@.tmp; \
+	kill -TERM $$pid; wait $$pid; trap - EXIT; \
+	echo "$$url answered route, table, nearest; stopped with SIGTERM, exit 0" >> $@.tmp; mv $@.tmp $@
 
 $(STYLEPACK): $(STYLE_FILES) $(BIN)/tilepack-build
 	$(BIN)/tilepack-build style --style samples/style/style.json --resources samples/style --pixel-ratio 1,2 \
