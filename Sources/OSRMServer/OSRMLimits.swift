@@ -22,6 +22,9 @@ public struct OSRMLimits: Sendable {
             try lists(r.coordinates.count, r.bearings, r.radiuses)
             guard r.coordinates.count >= 2 else { throw invalidOptions("Number of coordinates needs to be at least two.") }
             try bearingRanges(r.bearings)
+            if (r.voiceInstructions || r.bannerInstructions) && !r.steps {
+                throw invalidOptions("voice_instructions and banner_instructions need steps=true")
+            }
             guard r.coordinates.count <= maxRouteCoordinates else {
                 throw QueryFailure(code: "TooBig", message: "Number of entries \(r.coordinates.count) is higher than current maximum (\(maxRouteCoordinates))")
             }

@@ -58,6 +58,8 @@ enum BatchQuery {
         var r = defaults
         r.coordinates = coordinates
         if let s = flag(q["steps"]) { r.steps = s }
+        if let v = flag(q["voice_instructions"]) { r.voiceInstructions = v }
+        if let b = flag(q["banner_instructions"]) { r.bannerInstructions = b }
         if let g = q["geometries"]?.stringValue {
             guard let v = RouteRequest.Geometries(rawValue: g) else { throw Problem(description: "unknown geometries \(g)") }
             r.geometries = v

@@ -81,7 +81,9 @@ extension LegAnnotation {
 
 extension RouteStepResponse {
     func writeJSON(to out: inout String) {
-        out += "{\"distance\":"
+        out += "{"
+        if let bannerInstructions { out += "\"bannerInstructions\":"; writeArray(bannerInstructions, to: &out) { $0.writeJSON(to: &$1) }; out += "," }
+        out += "\"distance\":"
         JSONWriter.writeDouble(distance, to: &out)
         out += ",\"driving_side\":"
         JSONWriter.writeString(drivingSide, to: &out)
@@ -99,6 +101,7 @@ extension RouteStepResponse {
         JSONWriter.writeString(name, to: &out)
         out += ",\"ref\":"
         JSONWriter.writeString(ref, to: &out)
+        if let voiceInstructions { out += ",\"voiceInstructions\":"; writeArray(voiceInstructions, to: &out) { $0.writeJSON(to: &$1) } }
         out += ",\"weight\":"
         JSONWriter.writeDouble(weight, to: &out)
         out += "}"

@@ -22,7 +22,13 @@ struct RouteAssembly {
             var stepResponses: [RouteStepResponse] = []
             if request.steps {
                 let target = phantoms[i + 1]
-                stepResponses = steps.steps(pieces, arriveLocation: (target.lon, target.lat)).map(stepResponse)
+                let built = steps.steps(pieces, arriveLocation: (target.lon, target.lat))
+                stepResponses = built.map(stepResponse)
+                if request.voiceInstructions || request.bannerInstructions {
+                    InstructionBuilder.attach(to: &stepResponses, steps: built, leg: i, legCount: legs.count,
+                                              requested: request.coordinates[i + 1],
+                                              voice: request.voiceInstructions, banner: request.bannerInstructions)
+                }
             }
             var legResponse = RouteLeg(distance: round1(meters), duration: round1(seconds), weight: round1(seconds),
                                        summary: summary(pieces), steps: stepResponses)

@@ -21,6 +21,9 @@ public struct RouteRequest {
     /// At via points, leave in the direction arrived in (no U-turn at the waypoint). Off by default:
     /// each leg is then the fastest on its own, which may turn back at the via point.
     public var continueStraight = false
+    /// Mapbox-style `voiceInstructions` / `bannerInstructions` on every step (need `steps`).
+    public var voiceInstructions = false
+    public var bannerInstructions = false
 
     public init(coordinates: [(lon: Double, lat: Double)]) { self.coordinates = coordinates }
 
@@ -39,6 +42,7 @@ public struct RouteRequest {
         }
         for r in radiuses.compactMap({ $0 }) where !(r >= 0) { return "radius \(r) is not a non-negative number" }
         if alternatives < 0 { return "alternatives must be at least 0" }
+        if (voiceInstructions || bannerInstructions) && !steps { return "voice and banner instructions need steps" }
         return nil
     }
 }

@@ -92,9 +92,13 @@ public struct RouteStepResponse: Encodable, Sendable {
     public var geometry: RouteGeometry
     public var maneuver: RouteManeuver
     public var intersections: [RouteIntersection]
+    /// Only when asked for (absent otherwise, so plain responses keep their bytes).
+    public var voiceInstructions: [VoiceInstruction]?
+    public var bannerInstructions: [BannerInstruction]?
 
     enum CodingKeys: String, CodingKey {
         case distance, duration, weight, name, ref, mode, geometry, maneuver, intersections
+        case voiceInstructions, bannerInstructions
         case drivingSide = "driving_side"
     }
 }

@@ -1,8 +1,11 @@
 /// One line of `route-query trace`'s NDJSON: what a navigation SDK would report per fix.
 public enum TraceEvent: Encodable, Sendable {
     /// Where the fix lies along the route being followed.
+    /// `voiceInstruction` / `bannerInstruction`: the route's instruction that fell due at this fix
+    /// (absent when none did, or the route carries none).
     case progress(fix: Int, time: Double, location: LonLat, distanceAlong: Double, distanceRemaining: Double,
-                  distanceFromRoute: Double, offRoute: Bool)
+                  distanceFromRoute: Double, offRoute: Bool, voiceInstruction: VoiceInstruction? = nil,
+                  bannerInstruction: BannerInstruction? = nil)
     /// The driver left the route at this fix.
     case offRoute(fix: Int, time: Double, location: LonLat, distanceFromRoute: Double)
     /// The new route from the fix to the destination (or why there is none).
@@ -11,6 +14,7 @@ public enum TraceEvent: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case event, fix, time, location, distanceAlong, distanceRemaining, distanceFromRoute, offRoute, route, fixes, reroutes
+        case voiceInstruction, bannerInstruction
     }
 
     /// The `event` field.
@@ -27,7 +31,7 @@ public enum TraceEvent: Encodable, Sendable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .event)
         switch self {
-        case let .progress(fix, time, location, along, remaining, fromRoute, offRoute):
+        case let .progress(fix, time, location, along, remaining, fromRoute, offRoute, voice, banner):
             try c.encode(fix, forKey: .fix)
             try c.encode(time, forKey: .time)
             try c.encode(location, forKey: .location)
@@ -35,6 +39,8 @@ public enum TraceEvent: Encodable, Sendable {
             try c.encode(remaining, forKey: .distanceRemaining)
             try c.encode(fromRoute, forKey: .distanceFromRoute)
             try c.encode(offRoute, forKey: .offRoute)
+            try c.encodeIfPresent(voice, forKey: .voiceInstruction)
+            try c.encodeIfPresent(banner, forKey: .bannerInstruction)
         case let .offRoute(fix, time, location, fromRoute):
             try c.encode(fix, forKey: .fix)
             try c.encode(time, forKey: .time)

@@ -8,6 +8,8 @@ public struct TraceReplay {
     let service: RouteService
     let fixes: [LocationFix]
     var route: [GeoPoint]
+    /// The followed route as JSON, for its steps' instructions.
+    let routeJSON: JSONValue
     let destination: (lon: Double, lat: Double)
     let offRouteMeters: Double
     let consecutiveFixes: Int
@@ -17,7 +19,7 @@ public struct TraceReplay {
                 consecutiveFixes: Int, defaults: RouteRequest) throws {
         service = try RouteService(data: data)
         fixes = try LocationTrace.read(path: tracePath)
-        (route, destination) = try Self.readRoute(routePath)
+        (route, destination, routeJSON) = try Self.readRoute(routePath)
         self.offRouteMeters = offRouteMeters
         self.consecutiveFixes = consecutiveFixes
         self.defaults = defaults
@@ -25,7 +27,7 @@ public struct TraceReplay {
 
     /// The first route of an OSRM route response (polyline6, polyline or GeoJSON geometry)
     /// and its last waypoint.
-    static func readRoute(_ path: String) throws -> ([GeoPoint], (lon: Double, lat: Double)) {
+    static func readRoute(_ path: String) throws -> ([GeoPoint], (lon: Double, lat: Double), JSONValue) {
         guard let bytes = try? FileTools.readFile(path, maxBytes: 1 << 30) else { throw InputError(file: path, "cannot read the route file") }
         guard let json = try? JSONReader.parse(bytes), json.objectValue != nil else {
             throw InputError(file: path, "not a JSON route response")
@@ -50,7 +52,7 @@ public struct TraceReplay {
             throw InputError(file: path, "the route has no geometry (write it with --overview full)")
         }
         guard points.count >= 2 else { throw InputError(file: path, "the route geometry has fewer than two points") }
-        return (points, (loc[0], loc[1]))
+        return (points, (loc[0], loc[1]), route)
     }
 
     /// An array of numbers, or nil when it is not one.
@@ -64,13 +66,17 @@ public struct TraceReplay {
     public func run() -> [TraceEvent] {
         var events: [TraceEvent] = []
         var tracker = RouteProgressTracker(route: route, offRouteMeters: offRouteMeters, consecutiveFixes: consecutiveFixes)
+        var instructions = InstructionTimeline(json: routeJSON, geometryMeters: tracker.routeLengthMeters)
         var reroutes = 0
         for (i, fix) in fixes.enumerated() {
             let p = tracker.update(fix)
             let location = LonLat.rounded(lon: fix.lon, lat: fix.lat)
+            // Off the route, its instructions no longer apply.
+            let due = p.isOffRoute ? (voice: nil, banner: nil) : instructions.due(along: p.distanceAlongMeters)
             events.append(.progress(fix: i, time: fix.time, location: location, distanceAlong: round1(p.distanceAlongMeters),
                                     distanceRemaining: round1(p.distanceRemainingMeters),
-                                    distanceFromRoute: round1(p.distanceFromRouteMeters), offRoute: p.isOffRoute))
+                                    distanceFromRoute: round1(p.distanceFromRouteMeters), offRoute: p.isOffRoute,
+                                    voiceInstruction: due.voice, bannerInstruction: due.banner))
             guard p.offRouteJustDetected else { continue }
             events.append(.offRoute(fix: i, time: fix.time, location: location, distanceFromRoute: round1(p.distanceFromRouteMeters)))
             var request = defaults
@@ -87,6 +93,7 @@ public struct TraceReplay {
             events.append(.reroute(fix: i, time: fix.time, route: answer))
             if let points = answer.response?.routes.first?.geometry?.points {
                 tracker.reset(route: points.map { GeoPoint(lon: $0.lon, lat: $0.lat) })
+                instructions = InstructionTimeline(route: answer.response!.routes[0], geometryMeters: tracker.routeLengthMeters)
             }
         }
         events.append(.done(fixes: fixes.count, reroutes: reroutes))

@@ -14,9 +14,13 @@ struct RouteOptions: ParsableArguments {
     @Option(help: "Output: osrm (route response) or geojson (FeatureCollection).") var format: RouteRequest.Format = .osrm
     @Option(help: "Per-segment leg annotations: true, false, or a list of duration,distance,speed,weight,datasources.") var annotations = "false"
     @Flag(help: "At via points, leave in the direction arrived in (no U-turn at the waypoint).") var continueStraight = false
+    @Flag(help: "Spoken announcements on every step (Mapbox voiceInstructions, English; implies --steps).") var voiceInstructions = false
+    @Flag(help: "Banner texts on every step (Mapbox bannerInstructions; implies --steps).") var bannerInstructions = false
 
     func apply(to r: inout RouteRequest) throws {
-        r.steps = steps
+        r.steps = steps || voiceInstructions || bannerInstructions
+        r.voiceInstructions = voiceInstructions
+        r.bannerInstructions = bannerInstructions
         r.geometries = format == .geojson ? .geojson : geometries
         r.overview = overview
         r.alternatives = alternatives
