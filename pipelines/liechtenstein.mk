@@ -51,7 +51,7 @@ STORE_LIST := $(OUT)/store-list.json
 STORE_TILE := $(OUT)/store-tile-14-8623-5759.mvt.gz
 
 # route-query serve on a free loopback port, read by an independent client (requests + polyline):
-# a route, a table and a nearest, saved as $(OUT)/serve-*.json; the server is stopped by SIGTERM
+# a route with voice and banner instructions, a table and a nearest, saved as $(OUT)/serve-*.json; the server is stopped by SIGTERM
 # (killed by the trap if a step fails) and must exit 0.
 SERVE_CHECK := $(OUT)/serve-check.txt
 
@@ -110,9 +110,9 @@ $(SERVE_CHECK): $(GRAPH) $(BIN)/route-query Tests/python/osrm_client_check.py
 	trap 'kill $$pid 2>/dev/null || true' EXIT; \
 	for i in $$(seq 300); do grep -q listening $(OUT)/serve.out && break; sleep 0.1; done; \
 	url=$$(sed -n 's/.*"listening":"\([^"]*\)".*/\1/p' $(OUT)/serve.out); test -n "$$url"; \
-	$(PYTHON) Tests/python/osrm_client_check.py $$url --save $(OUT)/serve > $@.tmp; \
+	$(PYTHON) Tests/python/osrm_client_check.py $$url --instructions --save $(OUT)/serve > $@.tmp; \
 	kill -TERM $$pid; wait $$pid; trap - EXIT; \
-	echo "$$url answered route, table, nearest; stopped with SIGTERM, exit 0" >> $@.tmp; mv $@.tmp $@
+	echo "$$url answered route (with instructions), table, nearest; stopped with SIGTERM, exit 0" >> $@.tmp; mv $@.tmp $@
 
 $(STYLEPACK): $(STYLE_FILES) $(BIN)/tilepack-build
 	$(BIN)/tilepack-build style --style samples/style/style.json --resources samples/style --pixel-ratio 1,2 \

@@ -7,9 +7,11 @@ import XCTest
 /// Side by side with osrm-routed (PyPI osrm-bindings 26.10, car profile shipped with the wheel) on
 /// the same sample extract: routes of similar duration and distance, the same error codes.
 ///
-/// Tolerance: both duration and distance within 25% of osrm-routed's on at least 90% of 50
-/// seeded random pairs (the profiles differ in speeds and turn costs; the same road network).
-/// The points are first snapped by our /nearest so both servers start on the same road.
+/// Tolerance, on at least 90% of 50 seeded random pairs: distance within 10% of osrm-routed's
+/// (the same roads are chosen: measured 0-7% apart), duration within 30% (osrm's car.lua drives
+/// slower than profiles/car.json: signals, turn penalties and speed reductions make its times
+/// 0-29% longer on the sample, measured against osrm-bindings 26.10). The points are first
+/// snapped by our /nearest so both servers start on the same road.
 final class OSRMRoutedParityTests: XCTestCase {
     var ours: ServerProcess?
     var routed: Process?
@@ -125,13 +127,13 @@ final class OSRMRoutedParityTests: XCTestCase {
             }
             compared += 1
             // Very short routes compare in absolute terms (a few seconds or metres of snapping).
-            let durationOK = abs(da - db) <= max(0.25 * db, 20)
-            let distanceOK = abs(ma - mb) <= max(0.25 * mb, 100)
+            let durationOK = abs(da - db) <= max(0.30 * db, 20)
+            let distanceOK = abs(ma - mb) <= max(0.10 * mb, 100)
             if durationOK && distanceOK { close += 1 } else { report.append("\(target): \(da) s \(ma) m vs osrm \(db) s \(mb) m") }
         }
         XCTAssertGreaterThanOrEqual(compared, 45, report.joined(separator: "\n"))
         XCTAssertGreaterThanOrEqual(Double(close), 0.9 * 50, report.joined(separator: "\n"))
-        print("osrm-routed parity: \(close)/\(compared) routes within 25%\n" + report.joined(separator: "\n"))
+        print("osrm-routed parity: \(close)/\(compared) routes within 10% (distance) and 30% (duration)\n" + report.joined(separator: "\n"))
 
         // The same bad requests, the same codes and statuses. Left out, because the servers
         // differ on purpose: points far from any road (osrm-routed snaps at any distance, this

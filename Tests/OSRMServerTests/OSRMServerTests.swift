@@ -40,6 +40,8 @@ final class OSRMServerTests: XCTestCase {
             ("/route/v1/driving/\(a);\(b)?bearings=90,45;&radiuses=100;unlimited&steps=true",
              ["route", "--from", a, "--to", b, "--geometries", "polyline", "--bearings", "90,45;", "--radiuses", "100;unlimited", "--steps"]),
             ("/route/v1/driving/8.0,46.0;\(b)", ["route", "--from", "8.0,46.0", "--to", b, "--geometries", "polyline"]),
+            ("/route/v1/driving/\(c);\(b)?steps=true&voice_instructions=true&banner_instructions=true",
+             ["route", "--from", c, "--to", b, "--geometries", "polyline", "--steps", "--voice-instructions", "--banner-instructions"]),
             ("/table/v1/driving/\(a);\(b);\(c)", ["table", "--sources", "\(a);\(b);\(c)"]),
             ("/table/v1/driving/\(a);\(b);\(c)?sources=0;2&destinations=1&annotations=duration,distance",
              ["table", "--sources", "\(a);\(c)", "--destinations", b, "--annotations", "duration,distance"]),
@@ -76,6 +78,7 @@ final class OSRMServerTests: XCTestCase {
             ("/route/v1/driving/\(a);\(b)?alternatives=99999999999999999999", 400, "InvalidQuery"),
             ("/route/v1/driving/\(a);\(b)?continue_straight=maybe", 400, "InvalidQuery"),
             ("/route/v1/driving/\(a);\(b)?annotations=foo", 400, "InvalidQuery"),
+            ("/route/v1/driving/\(a);\(b)?voice_instructions=true", 400, "InvalidOptions"),
             ("/route/v2/driving/\(a);\(b)", 400, "InvalidVersion"),
             ("/foo/v1/driving/\(a);\(b)", 400, "InvalidService"),
             ("/route/v1/driving", 400, "InvalidUrl"),
@@ -111,7 +114,7 @@ final class OSRMServerTests: XCTestCase {
         let pieces = ["/route/v1/driving/", "/table/v1/x/", "/nearest/v1/car/", "9.52,47.14", ";", ",", "?", "&", "=", "steps=true",
                       "bearings=", "radiuses=", "alternatives=", "sources=", "number=", "polyline(", ")", "%", "%C3%28", "%00",
                       "-", "1e308", "1e400", "99999999999999999999", "-0", "nan", "inf", "..", "/", "//", "\u{7f}", "é", "%FF%FE"]
-        var answered = 0, closed = 0
+        var answered = 0, closed = 0, parserRejected = 0
         for n in 0..<2_000 {
             var target: [UInt8] = []
             for _ in 0..<random.int(1, 12) {
@@ -128,11 +131,16 @@ final class OSRMServerTests: XCTestCase {
             guard let reply = try http.get(target: target) else { closed += 1; continue }
             answered += 1
             XCTAssertTrue([400, 414, 200, 404, 405].contains(reply.status), "status \(reply.status) for \(target.prefix(80))")
-            if reply.status != 200 || !reply.body.isEmpty {
+            if reply.body.isEmpty {
+                // Bytes HTTP does not allow in a request target: NIO's parser answers 400 and closes.
+                XCTAssertEqual(reply.status, 400)
+                parserRejected += 1
+            } else {
                 XCTAssertNotNil(try? JSONReader.parse(reply.body)["code"], "body \(reply.body.prefix(200))")
             }
         }
         XCTAssertGreaterThan(answered, 1_500, "closed: \(closed)")
+        XCTAssertGreaterThan(answered - parserRejected, 1_000, "most requests reach the OSRM parser")
         let good = try XCTUnwrap(try http.get("/route/v1/driving/9.5215,47.1410;9.4990,47.0660?overview=false"))
         XCTAssertEqual(good.status, 200)
         XCTAssertTrue(server.process.isRunning)
@@ -164,7 +172,7 @@ final class OSRMServerTests: XCTestCase {
 
     /// SIGTERM while requests are in flight: they are answered, then the server exits 0.
     func testSIGTERMDrainsInFlightRequests() throws {
-        let points = (0..<80).map { i in String(format: "%.4f,%.4f", 9.48 + Double(i % 10) * 0.01, 47.06 + Double(i / 10) * 0.02) }
+        let points = (0..<30).map { i in String(format: "%.4f,%.4f", 9.48 + Double(i % 10) * 0.01, 47.06 + Double(i / 10) * 0.05) }
         let big = "/table/v1/driving/" + points.joined(separator: ";") + "?annotations=duration,distance"
         let fds = try (0..<4).map { _ in try http.connect(timeoutSeconds: 30) }
         for fd in fds { http.send(fd, Array("GET \(big) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)) }
@@ -184,7 +192,7 @@ final class OSRMServerTests: XCTestCase {
         let python = try TestPython.executable()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = [TestTools.path("Tests/python/osrm_client_check.py"), server.base]
+        p.arguments = [TestTools.path("Tests/python/osrm_client_check.py"), server.base, "--instructions"]
         let out = Pipe()
         p.standardOutput = out
         p.standardError = out

@@ -68,12 +68,12 @@ final class ServerProcess {
 
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// SIGTERM, then the exit status (it must exit within 20 s).
+    /// SIGTERM, then the exit status (it must exit within 60 s: requests in flight are answered first).
     @discardableResult
     func stop() -> Int32? {
         guard process.isRunning else { return process.terminationStatus }
         kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit(); return nil }
         return process.terminationStatus
