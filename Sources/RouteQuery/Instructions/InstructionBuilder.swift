@@ -7,6 +7,18 @@ struct InstructionBuilder {
     let legCount: Int
     /// Which side of the road the requested destination lies on ("left", "right"), or nil.
     let arriveSide: String?
+    /// Each maneuver phrased once, and its words at the maneuver.
+    private var phrases: [ManeuverPhrase] = []
+    private var nows: [ManeuverPhrase.Text] = []
+
+    init(steps: [RouteStep], leg: Int, legCount: Int, arriveSide: String?) {
+        self.steps = steps
+        self.leg = leg
+        self.legCount = legCount
+        self.arriveSide = arriveSide
+        phrases = steps.indices.map(makePhrase)
+        nows = phrases.map(\.now)
+    }
 
     /// A step shorter than this (m) is announced together with the one before it ("…, then …").
     static let shortStepMeters = 100.0
@@ -27,7 +39,6 @@ struct InstructionBuilder {
     /// Announcements of step i about maneuver i + 1, largest distance first.
     func voice(step i: Int) -> [VoiceInstruction] {
         let step = steps[i]
-        let next = phrase(i + 1)
         let schedule = VoiceSchedule(length: step.meters, seconds: step.seconds)
         let longStretch = i > 0 && step.meters >= 2 * schedule.early
         let d = schedule.distances(startsWithAnnouncement: i == 0 || longStretch)
@@ -39,39 +50,46 @@ struct InstructionBuilder {
         let atManeuver = chained(i + 1)
         if let start = d.start {
             if i == 0 {
-                let depart = phrase(0).now
+                let depart = nows[0]
                 // A depart step too short for its own announcement of the turn says both at once.
                 add(start, d.at == nil && d.near == nil && d.early == nil
-                    ? depart + ManeuverPhrase.Text(", then ") + lowered(atManeuver) : depart)
+                    ? depart + ManeuverPhrase.Text(", then ") + lowered(chained(i + 1, second: true)) : depart)
             } else {
                 let p = phrase(i)
                 let distance = SpokenDistance.text(SpokenDistance.roundedDown(step.meters) ?? step.meters)
                 add(start, p.fill(p.road.isEmpty ? Phrasebook.continueFor.unnamed : Phrasebook.continueFor.named, distance: distance))
             }
         }
-        if let e = d.early { add(e, next.announced(inMeters: e)) }
-        if let n = d.near { add(n, next.announced(inMeters: n)) }
+        if let e = d.early { add(e, announced(i + 1, inMeters: e)) }
+        if let n = d.near { add(n, announced(i + 1, inMeters: n)) }
         if let a = d.at { add(a, atManeuver) }
         return out
     }
 
     /// Maneuver j's words at the maneuver, joined with maneuver j + 1's when step j is short.
-    func chained(_ j: Int) -> ManeuverPhrase.Text {
-        let p = phrase(j).now
+    func chained(_ j: Int, second: Bool = false) -> ManeuverPhrase.Text {
+        let p = second ? then(j) : nows[j]
         guard j + 1 < steps.count, steps[j].meters < Self.shortStepMeters,
               steps[j].type != .roundabout, steps[j].type != .arrive else { return p }
         return p + ManeuverPhrase.Text(", then ") + lowered(then(j + 1))
     }
 
     /// Maneuver j as the second half of "…, then …": arrival in its future form.
-    func then(_ j: Int) -> ManeuverPhrase.Text { steps[j].type == .arrive ? phrase(j).ahead : phrase(j).now }
+    func then(_ j: Int) -> ManeuverPhrase.Text { steps[j].type == .arrive ? phrases[j].ahead : nows[j] }
+
+    /// "In 500 meters, turn right onto X" (the same words as `ManeuverPhrase.announced`, from the cache).
+    func announced(_ j: Int, inMeters meters: Double) -> ManeuverPhrase.Text {
+        ManeuverPhrase.Text("In \(SpokenDistance.text(meters)), ") + lowered(steps[j].type == .arrive ? phrases[j].ahead : nows[j])
+    }
 
     func lowered(_ t: ManeuverPhrase.Text) -> ManeuverPhrase.Text {
         ManeuverPhrase.Text(plain: lowercasedFirst(t.plain), ssml: lowercasedFirst(t.ssml))
     }
 
+    func phrase(_ j: Int) -> ManeuverPhrase { phrases[j] }
+
     /// Maneuver j, ready to phrase.
-    func phrase(_ j: Int) -> ManeuverPhrase {
+    func makePhrase(_ j: Int) -> ManeuverPhrase {
         let s = steps[j]
         var road = spoken(j)
         var modifier = s.modifier

@@ -9,7 +9,7 @@ public struct VoiceInstruction: Encodable, Equatable, Sendable {
     /// Metres before the step's end (the upcoming maneuver) at which to speak; within 0…step distance.
     public var distanceAlongGeometry: Double
     public var announcement: String
-    /// The same text as SSML (`<speak><amazon:effect name="drc"><prosody rate="1.08">…</prosody></amazon:effect></speak>`), escaped.
+    /// The same text as SSML (`<speak><prosody rate="1.08">…</prosody></speak>`), escaped.
     public var ssmlAnnouncement: String
 
     public init(distanceAlongGeometry: Double, announcement: String, ssmlAnnouncement: String) {

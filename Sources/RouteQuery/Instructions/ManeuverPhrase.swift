@@ -49,28 +49,40 @@ struct ManeuverPhrase {
 
     /// Fills a phrasebook template: `{road}` and `{towards}` become addresses in SSML, the rest words.
     func fill(_ template: String, towards: String? = nil, distance: String? = nil) -> Text {
-        var out = Text(plain: "", ssml: "")
+        var plain = "", ssml = ""
+        plain.reserveCapacity(template.utf8.count + road.utf8.count + 16)
+        ssml.reserveCapacity(template.utf8.count + road.utf8.count + 64)
+        func words(_ w: String) { plain += w; ssml += SSML.escape(w) }
+        func address(_ a: String) { plain += a; ssml += SSML.address(a) }
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            out = out + Text(String(rest[..<open]))
-            let key = rest[rest.index(after: open)..<close]
-            switch key {
-            case "road": out = out + Text(plain: road, ssml: SSML.address(road))
-            case "towards": out = out + Text(plain: towards ?? "", ssml: SSML.address(towards ?? ""))
-            case "dir": out = out + Text(modifier.flatMap { Phrasebook.modifierWords[$0] } ?? "straight")
-            case "side": out = out + Text(Phrasebook.side(modifier))
-            case "nth": out = out + Text(Phrasebook.ordinal(exit ?? 1))
-            case "compass": out = out + Text(Phrasebook.compass(compassBearing))
-            case "goal": out = out + Text(goal)
-            case "distance": out = out + Text(distance ?? "")
-            default: out = out + Text(String(rest[open...close]))
+            words(String(rest[..<open]))
+            switch rest[rest.index(after: open)..<close] {
+            case "road": address(road)
+            case "towards": address(towards ?? "")
+            case "dir": words(modifier.flatMap { Phrasebook.modifierWords[$0] } ?? "straight")
+            case "side": words(Phrasebook.side(modifier))
+            case "nth": words(Phrasebook.ordinal(exit ?? 1))
+            case "compass": words(Phrasebook.compass(compassBearing))
+            case "goal": words(goal)
+            case "distance": words(distance ?? "")
+            default: words(String(rest[open...close]))
             }
             rest = rest[rest.index(after: close)...]
         }
-        return out + Text(String(rest))
+        words(String(rest))
+        return Text(plain: plain, ssml: ssml)
     }
 }
 
 /// The first letter lowered (our phrases start with a verb of our own, never with a road name).
-func lowercasedFirst(_ s: String) -> String { s.isEmpty ? s : s.prefix(1).lowercased() + s.dropFirst() }
-func capitalizedFirst(_ s: String) -> String { s.isEmpty ? s : s.prefix(1).uppercased() + s.dropFirst() }
+func lowercasedFirst(_ s: String) -> String { changingFirstASCII(s, from: 65...90, by: 32) }
+func capitalizedFirst(_ s: String) -> String { changingFirstASCII(s, from: 97...122, by: -32) }
+
+/// Our phrases start with an ASCII letter of our own; anything else is left as it is.
+private func changingFirstASCII(_ s: String, from range: ClosedRange<UInt8>, by delta: Int) -> String {
+    guard let first = s.utf8.first, range.contains(first) else { return s }
+    var bytes = Array(s.utf8)
+    bytes[0] = UInt8(Int(first) + delta)
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -20,10 +20,14 @@ enum SpokenDistance {
     }
 }
 
-/// SSML for the speech engines Mapbox's SDKs feed (Amazon Polly's dialect): the announcement in
-/// `<speak>`, road names and refs in `<say-as interpret-as="address">`, XML special characters escaped.
+/// SSML as Mapbox's Directions API writes it, minus its `<amazon:effect>` wrapper (a prefix with no
+/// namespace declaration, which namespace-aware XML parsers reject): standard SSML 1.1 any engine
+/// reads. The announcement in `<speak><prosody rate="1.08">`, road names and refs in
+/// `<say-as interpret-as="address">`, XML special characters escaped.
 enum SSML {
     static func escape(_ text: String) -> String {
+        // Most names need nothing: one pass over the bytes to find out.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for c in text.unicodeScalars {
@@ -45,6 +49,6 @@ enum SSML {
     static func address(_ road: String) -> String { "<say-as interpret-as=\"address\">\(escape(road))</say-as>" }
 
     static func speak(_ body: String) -> String {
-        "<speak><amazon:effect name=\"drc\"><prosody rate=\"1.08\">\(body)</prosody></amazon:effect></speak>"
+        "<speak><prosody rate=\"1.08\">\(body)</prosody></speak>"
     }
 }
