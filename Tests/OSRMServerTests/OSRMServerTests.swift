@@ -61,6 +61,29 @@ final class OSRMServerTests: XCTestCase {
         XCTAssertEqual(try JSONReader.parse(encoded.body)["code"]?.stringValue, "Ok")
     }
 
+    /// Annotations have one value per segment of the full geometry and add up to the leg; a via
+    /// route that may not turn back at the via point is never faster than one that may.
+    func testAnnotationsAndContinueStraight() throws {
+        let target = "/route/v1/driving/9.5270,47.2400;9.5215,47.1410?overview=full&geometries=geojson&annotations=true"
+        let route = try XCTUnwrap(try json(try http.get(target))["routes"]?.arrayValue?.first)
+        let points = try XCTUnwrap(route["geometry"]?["coordinates"]?.arrayValue)
+        let leg = try XCTUnwrap(route["legs"]?.arrayValue?.first)
+        let annotation = try XCTUnwrap(leg["annotation"])
+        let distances = try XCTUnwrap(annotation["distance"]?.arrayValue).compactMap(\.doubleValue)
+        let durations = try XCTUnwrap(annotation["duration"]?.arrayValue).compactMap(\.doubleValue)
+        XCTAssertEqual(distances.count, points.count - 1)
+        XCTAssertEqual(durations.count, points.count - 1)
+        XCTAssertEqual(annotation["speed"]?.arrayValue?.count, points.count - 1)
+        XCTAssertEqual(distances.reduce(0, +), try XCTUnwrap(leg["distance"]?.doubleValue), accuracy: 1)
+        XCTAssertEqual(durations.reduce(0, +), try XCTUnwrap(leg["duration"]?.doubleValue), accuracy: 0.05 * Double(durations.count) + 1)
+
+        func duration(_ straight: Bool) throws -> Double {
+            let body = try json(try http.get("/route/v1/driving/9.5270,47.2400;9.5190,47.1385;9.4990,47.0660?overview=false&continue_straight=\(straight)"))
+            return try XCTUnwrap(body["routes"]?.arrayValue?.first?["duration"]?.doubleValue)
+        }
+        XCTAssertGreaterThanOrEqual(try duration(true), try duration(false))
+    }
+
     /// osrm-routed's codes and statuses for the bad requests it distinguishes (checked against
     /// osrm-routed 26.10 by OSRMRoutedParityTests).
     func testErrorCodes() throws {
@@ -113,15 +136,19 @@ final class OSRMServerTests: XCTestCase {
         var random = SplitMix64(seed: 12)
         let pieces = ["/route/v1/driving/", "/table/v1/x/", "/nearest/v1/car/", "9.52,47.14", ";", ",", "?", "&", "=", "steps=true",
                       "bearings=", "radiuses=", "alternatives=", "sources=", "number=", "polyline(", ")", "%", "%C3%28", "%00",
-                      "-", "1e308", "1e400", "99999999999999999999", "-0", "nan", "inf", "..", "/", "//", "\u{7f}", "é", "%FF%FE"]
+                      "-", "1e308", "1e400", "99999999999999999999", "-0", "nan", "inf", "..", "/", "//", "%7F", "%C3%A9", "%FF%FE"]
         var answered = 0, closed = 0, parserRejected = 0
         for n in 0..<2_000 {
-            var target: [UInt8] = []
-            for _ in 0..<random.int(1, 12) {
-                if random.chance(0.15) {
+            // An origin-form target starts with "/" (anything else is HTTP's parser's to reject).
+            var target: [UInt8] = Array((random.chance(0.8) ? pieces[random.below(3)] : "/").utf8)
+            for _ in 0..<random.int(0, 12) {
+                if random.chance(0.03) {
                     // Raw bytes, invalid UTF-8 and control characters included (not space, CR or LF:
-                    // those end the request line).
+                    // those end the request line); HTTP's parser rejects most of them itself.
                     target += random.bytes(random.int(1, 8)).map { $0 == 32 || $0 == 10 || $0 == 13 ? 0x41 : $0 }
+                } else if random.chance(0.15) {
+                    // The same bytes percent-encoded reach the OSRM parser (bad UTF-8 once decoded).
+                    target += random.bytes(random.int(1, 8)).flatMap { Array(String(format: "%%%02X", $0).utf8) }
                 } else {
                     target += Array(pieces[random.below(pieces.count)].utf8)
                 }
