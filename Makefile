@@ -9,7 +9,7 @@ PIPELINE ?= pipelines/liechtenstein.mk
 APT_PACKAGES := libsqlite3-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps pydeps test-deps osmium-deps build pipeline test smoke scale scale-check scale-deps scale-slurm-check proto bench clean help
+.PHONY: all deps pydeps osrm-deps test-deps osmium-deps build pipeline test smoke scale scale-check scale-deps scale-slurm-check proto bench clean help
 
 all: build
 
@@ -46,11 +46,28 @@ $(VENV)/.installed: Tests/python/requirements.txt
 
 pydeps: $(VENV)/.installed
 
+# osrm-routed and its tools (PyPI osrm-bindings, Python >= 3.12) in their own venv, for the
+# side-by-side tests (OFFGRID_OSRM_PYTHON) and bench/serve-routing. The interpreter: python3.12+
+# on PATH, else pyenv's versions directory; none is an error that says so.
+VENV_OSRM := .venv-osrm
+export OFFGRID_OSRM_PYTHON := $(abspath $(VENV_OSRM))/bin/python
+$(VENV_OSRM)/.installed: Tests/python/requirements-osrm.txt
+	@py=""; for c in python3.14 python3.13 python3.12 $$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -rV); do \
+	  p=$$(command -v $$c 2>/dev/null) || continue; \
+	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { py=$$p; break; }; \
+	done; \
+	if [ -z "$$py" ]; then echo "osrm-deps: no Python >= 3.12 (python3.12 on PATH or under pyenv's versions/); osrm-bindings needs one" >&2; exit 1; fi; \
+	echo "osrm-deps: $$py"; rm -rf $(VENV_OSRM); $$py -m venv $(VENV_OSRM)
+	$(VENV_OSRM)/bin/pip install --quiet --disable-pip-version-check -r Tests/python/requirements-osrm.txt
+	touch $@
+
+osrm-deps: $(VENV_OSRM)/.installed
+
 # Servers and tools the tests start themselves on loopback; installed only when missing.
 # nginx: the pack repository server of the load tests; slurm-wlm and munge: the one-node Slurm cluster of make scale-slurm-check; osmium-tool: the
 # workflow's extracts; libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri: software EGL for MapLibre Native (pymgl).
 TEST_APT_PACKAGES := nginx slurm-wlm munge osmium-tool libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri
-test-deps: deps pydeps
+test-deps: deps pydeps osrm-deps
 	@missing=""; for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \

@@ -18,8 +18,10 @@ let package = Package(
         // HTTP: servers (route-query serve, tilestore serve) and the repository client (tilestore load).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
-        // ByteBuffer, TimeAmount and HTTP headers the repository client names (already in the graph through AsyncHTTPClient).
-        .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
+        // ByteBuffer, TimeAmount and HTTP headers the repository client names; route-query serve sizes its own event loop group (--threads).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        // The servers' log goes to stderr (swift-log's default is stdout, which carries data).
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // System libraries, linked through small module maps.
@@ -75,6 +77,12 @@ let package = Package(
         // Loading regions from a pack repository into a store: plan (cover, limits), fetch, one install.
         .target(name: "RegionLoader", dependencies: ["TileStore", "PackRepository", "RepositoryClient", "TileMath", "MapPacks", "OffgridCore"]),
         .target(name: "RouteQuery", dependencies: ["RoutingGraph", "ContractionHierarchy", "TileMath", "OffgridCore"]),
+        // OSRM's HTTP API v1 over RouteQuery (route-query serve), on Hummingbird 2.
+        .target(name: "OSRMServer", dependencies: ["RouteQuery", "RoutingGraph", "OffgridCore",
+                                                   .product(name: "Hummingbird", package: "hummingbird"),
+                                                   .product(name: "Logging", package: "swift-log"),
+                                                   .product(name: "NIOCore", package: "swift-nio"),
+                                                   .product(name: "NIOPosix", package: "swift-nio")]),
 
         // Thin executables.
         .executableTarget(name: "tilepack-build", dependencies: [
@@ -83,7 +91,7 @@ let package = Package(
         .executableTarget(name: "route-graph", dependencies: [
             "RoutingGraph", "RoutingProfile", "ContractionHierarchy", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "route-query", dependencies: [
-            "RouteQuery", "RoutingGraph", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            "RouteQuery", "OSRMServer", "RoutingGraph", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilestore", dependencies: [
             "TileStore", "TileServer", "RegionLoader", "RepositoryClient", "MapPacks", "TileMath", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilepack-unpack", dependencies: [
@@ -101,6 +109,7 @@ let package = Package(
                                                              "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
         .testTarget(name: "RouteQueryTests", dependencies: ["TestSupport", "RouteQuery", "RoutingGraph", "ContractionHierarchy", "RoutingTiles",
                                                            "RoutingPacks", "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
+        .testTarget(name: "OSRMServerTests", dependencies: ["TestSupport", "OSRMServer", "RouteQuery", "RoutingGraph", "OffgridCore"]),
         .testTarget(name: "TileSourcesTests", dependencies: ["TestSupport", "TileSources", "TileMath", "OffgridCore"]),
         .testTarget(name: "MapPacksTests", dependencies: ["TestSupport", "MapPacks", "PackContainer", "TileSources", "TileMath", "OffgridCore"]),
         .testTarget(name: "PredictiveCachingTests", dependencies: ["TestSupport", "PredictiveCaching", "TileMath", "OffgridCore"]),

@@ -56,12 +56,16 @@ STORE_TILE := $(OUT)/store-tile-14-8623-5759.mvt.gz
 PREVIEW := $(OUT)/preview.png
 EXPORT_REGION := liechtenstein-oberland
 EXPORT_PMTILES := $(OUT)/$(EXPORT_REGION).pmtiles
+# route-query serve on a free loopback port, read by an independent client (requests + polyline):
+# a route with voice and banner instructions, a table and a nearest, saved as $(OUT)/serve-*.json; the server is stopped by SIGTERM
+# (killed by the trap if a step fails) and must exit 0.
+SERVE_CHECK := $(OUT)/serve-check.txt
 
 .DEFAULT_GOAL := all
 include $(dir $(lastword $(MAKEFILE_LIST)))publish.mk
 
 .PHONY: all check maps-check store-check publish-check
-all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK) $(MAPS) $(STORE_LIST) $(STORE_TILE) $(PUBLISH) $(PREVIEW) $(EXPORT_PMTILES)
+all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK) $(MAPS) $(STORE_LIST) $(STORE_TILE) $(PUBLISH) $(PREVIEW) $(EXPORT_PMTILES) $(SERVE_CHECK)
 
 $(PACK): $(PBF) profiles/car.json $(BIN)/tilepack-build
 	@mkdir -p $(OUT)
@@ -108,6 +112,16 @@ $(TRACE): $(ROUTE) samples/detour-trace.csv $(BIN)/route-query
 
 $(ANSWERS): $(GRAPH) samples/queries.ndjson $(BIN)/route-query
 	$(BIN)/route-query batch --graph $(GRAPH) --stats < samples/queries.ndjson > $@.tmp && mv $@.tmp $@
+
+$(SERVE_CHECK): $(GRAPH) $(BIN)/route-query Tests/python/osrm_client_check.py
+	set -euo pipefail; rm -f $(OUT)/serve.out; \
+	$(BIN)/route-query serve --graph $(GRAPH) --listen 127.0.0.1:0 --threads 2 > $(OUT)/serve.out 2> $(OUT)/serve.log & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null || true' EXIT; \
+	for i in $$(seq 300); do grep -q listening $(OUT)/serve.out && break; sleep 0.1; done; \
+	url=$$(sed -n 's/.*"listening":"\([^"]*\)".*/\1/p' $(OUT)/serve.out); test -n "$$url"; \
+	$(PYTHON) Tests/python/osrm_client_check.py $$url --instructions --save $(OUT)/serve > $@.tmp; \
+	kill -TERM $$pid; wait $$pid; trap - EXIT; \
+	echo "$$url answered route (with instructions), table, nearest; stopped with SIGTERM, exit 0" >> $@.tmp; mv $@.tmp $@
 
 $(STYLEPACK): $(STYLE_FILES) $(BIN)/tilepack-build
 	@mkdir -p $(OUT)

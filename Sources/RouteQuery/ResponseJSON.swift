@@ -50,7 +50,9 @@ extension Route {
 
 extension RouteLeg {
     func writeJSON(to out: inout String) {
-        out += "{\"distance\":"
+        out += "{"
+        if let annotation { out += "\"annotation\":"; annotation.writeJSON(to: &out); out += "," }
+        out += "\"distance\":"
         JSONWriter.writeDouble(distance, to: &out)
         out += ",\"duration\":"
         JSONWriter.writeDouble(duration, to: &out)
@@ -61,6 +63,19 @@ extension RouteLeg {
         out += ",\"weight\":"
         JSONWriter.writeDouble(weight, to: &out)
         out += "}"
+    }
+}
+
+extension LegAnnotation {
+    func writeJSON(to out: inout String) {
+        var first = true
+        func key(_ name: String) { out += first ? "{\"" : ",\""; out += name; out += "\":"; first = false }
+        if let datasources { key("datasources"); writeArray(datasources, to: &out) { $1 += String($0) } }
+        if let distance { key("distance"); writeArray(distance, to: &out) { JSONWriter.writeDouble($0, to: &$1) } }
+        if let duration { key("duration"); writeArray(duration, to: &out) { JSONWriter.writeDouble($0, to: &$1) } }
+        if let speed { key("speed"); writeArray(speed, to: &out) { JSONWriter.writeDouble($0, to: &$1) } }
+        if let weight { key("weight"); writeArray(weight, to: &out) { JSONWriter.writeDouble($0, to: &$1) } }
+        out += first ? "{}" : "}"
     }
 }
 

@@ -30,8 +30,10 @@ struct RouteAssembly {
                                               voice: request.voiceInstructions, banner: request.bannerInstructions)
                 }
             }
-            legResponses.append(RouteLeg(distance: round1(meters), duration: round1(seconds), weight: round1(seconds),
-                                         summary: summary(pieces), steps: stepResponses))
+            var legResponse = RouteLeg(distance: round1(meters), duration: round1(seconds), weight: round1(seconds),
+                                       summary: summary(pieces), steps: stepResponses)
+            if !request.annotations.isEmpty { legResponse.annotation = LegAnnotation.of(pieces, kinds: request.annotations) }
+            legResponses.append(legResponse)
         }
         var r = Route(distance: round1(distance), duration: round1(duration), weight: round1(duration), geometry: nil, legs: legResponses)
         switch request.overview {

@@ -16,6 +16,11 @@ public struct RouteRequest {
     public var alternatives = 0
     public var algorithm = LegSearch.Algorithm.ch
     public var format = Format.osrm
+    /// Per-segment values wanted in each leg's `annotation` (OSRM's `annotations=`); empty for none.
+    public var annotations: LegAnnotation.Kinds = []
+    /// At via points, leave in the direction arrived in (no U-turn at the waypoint). Off by default:
+    /// each leg is then the fastest on its own, which may turn back at the via point.
+    public var continueStraight = false
     /// Mapbox-style `voiceInstructions` / `bannerInstructions` on every step (need `steps`).
     public var voiceInstructions = false
     public var bannerInstructions = false

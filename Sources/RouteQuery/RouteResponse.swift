@@ -112,6 +112,8 @@ public struct RouteLeg: Encodable, Sendable {
     public var summary: String
     /// Empty unless steps were asked for (OSRM writes `[]`).
     public var steps: [RouteStepResponse]
+    /// Per-segment values, when `annotations` were asked for.
+    public var annotation: LegAnnotation?
 }
 
 /// `routes[i]`.

@@ -33,14 +33,22 @@ public final class RouteService {
         return Phantom(candidate: c)
     }
 
-    /// The legs between consecutive phantoms, or NoRoute.
-    public func legs(_ phantoms: [Phantom], algorithm: LegSearch.Algorithm) throws -> [LegSearch.Leg] {
-        try zip(phantoms, phantoms.dropFirst()).map { a, b in
-            guard let leg = search.leg(from: a, to: b, algorithm: algorithm) else {
+    /// The legs between consecutive phantoms, or NoRoute. With `continueStraight`, a leg after a
+    /// via point leaves it in the direction the previous leg arrived in.
+    public func legs(_ phantoms: [Phantom], algorithm: LegSearch.Algorithm, continueStraight: Bool = false) throws -> [LegSearch.Leg] {
+        var out: [LegSearch.Leg] = []
+        out.reserveCapacity(phantoms.count - 1)
+        for i in 1..<phantoms.count {
+            var a = phantoms[i - 1]
+            if continueStraight, let previous = out.last {
+                if previous.targetDirection == 0 { a.backwardRank = UInt32.max } else { a.forwardRank = UInt32.max }
+            }
+            guard let leg = search.leg(from: a, to: phantoms[i], algorithm: algorithm) else {
                 throw Failure(code: "NoRoute", message: "Impossible route between points")
             }
-            return leg
+            out.append(leg)
         }
+        return out
     }
 
     /// Duration (s) and distance (m) only: what batch and table answers need, with no geometry.
@@ -48,7 +56,7 @@ public final class RouteService {
         if let problem = request.validationProblem() { throw Failure(code: "InvalidInput", message: problem) }
         let ps = try phantoms(request)
         var duration = 0.0, distance = 0.0
-        for (leg, (a, b)) in zip(try legs(ps, algorithm: request.algorithm), zip(ps, ps.dropFirst())) {
+        for (leg, (a, b)) in zip(try legs(ps, algorithm: request.algorithm, continueStraight: request.continueStraight), zip(ps, ps.dropFirst())) {
             duration += Double(leg.weight) / 10
             distance += leg.meters(data, source: a, target: b)
         }
@@ -74,7 +82,7 @@ public final class RouteService {
         do {
             if let problem = request.validationProblem() { throw Failure(code: "InvalidInput", message: problem) }
             let ps = try phantoms(request)
-            let legs = try legs(ps, algorithm: request.algorithm)
+            let legs = try legs(ps, algorithm: request.algorithm, continueStraight: request.continueStraight)
             let assembly = RouteAssembly(data: data, steps: steps, request: request)
             var routes = [assembly.route(legs: legs, phantoms: ps)]
             if request.alternatives > 0 && legs.count == 1 && request.algorithm == .ch {

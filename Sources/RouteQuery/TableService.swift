@@ -17,6 +17,9 @@ public final class TableService {
 
     public init(data: RoutingData) throws { service = try RouteService(data: data) }
 
+    /// A table service sharing a route service's search state (one pair per worker thread).
+    public init(service: RouteService) { self.service = service }
+
     public func table(sources: [(lon: Double, lat: Double)], destinations: [(lon: Double, lat: Double)],
                       durations wantDurations: Bool = true, distances wantDistances: Bool = false,
                       algorithm: LegSearch.Algorithm = .ch) throws(QueryFailure) -> TableResponse {

@@ -4,9 +4,9 @@ import RouteQuery
 /// The only place route-query turns results into JSON text: the exact writer (sorted keys,
 /// shortest numbers), pretty for one response, compact for NDJSON lines.
 enum Render {
-    /// One response on stdout, pretty, followed by a newline.
-    static func print<T: Encodable>(_ value: T) throws {
-        StdIO.out(try JSONEncoding.string(value, pretty: true) + "\n")
+    /// One response on stdout, pretty (or compact: what the server answers), followed by a newline.
+    static func print<T: Encodable>(_ value: T, compact: Bool = false) throws {
+        StdIO.out(try JSONEncoding.string(value, pretty: !compact) + "\n")
     }
 
     /// One NDJSON line (without its newline). Encoding a response cannot fail: every number in

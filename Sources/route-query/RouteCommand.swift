@@ -12,6 +12,8 @@ struct RouteOptions: ParsableArguments {
     @Option(help: "Per waypoint snapping radius in metres, ';'-separated ('unlimited' or empty for none).") var radiuses: String?
     @Option(help: "Alternative routes wanted besides the best (via-node method: at most 25% longer, at most 75% shared).") var alternatives = 0
     @Option(help: "Output: osrm (route response) or geojson (FeatureCollection).") var format: RouteRequest.Format = .osrm
+    @Option(help: "Per-segment leg annotations: true, false, or a list of duration,distance,speed,weight,datasources.") var annotations = "false"
+    @Flag(help: "At via points, leave in the direction arrived in (no U-turn at the waypoint).") var continueStraight = false
     @Flag(help: "Spoken announcements on every step (Mapbox voiceInstructions, English; implies --steps).") var voiceInstructions = false
     @Flag(help: "Banner texts on every step (Mapbox bannerInstructions; implies --steps).") var bannerInstructions = false
 
@@ -23,6 +25,11 @@ struct RouteOptions: ParsableArguments {
         r.overview = overview
         r.alternatives = alternatives
         r.format = format
+        guard let kinds = LegAnnotation.Kinds(parsing: Substring(annotations)) else {
+            throw ValidationError("--annotations takes true, false or a list of duration, distance, speed, weight, datasources")
+        }
+        r.annotations = kinds
+        r.continueStraight = continueStraight
         if let bearings { r.bearings = try Coordinates.bearings(bearings) }
         if let radiuses { r.radiuses = try Coordinates.radiuses(radiuses) }
     }
@@ -39,12 +46,18 @@ struct RouteCommand: ParsableCommand {
     @Option(help: "Destination, LON,LAT.") var to: String
     @Option(help: "Via point, LON,LAT (repeatable).") var via: [String] = []
     @OptionGroup var options: RouteOptions
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         var request = RouteRequest(coordinates: try [Coordinates.point(from)] + via.map(Coordinates.point) + [Coordinates.point(to)])
         request.algorithm = graph.algorithm
         try options.apply(to: &request)
         let data = try graph.load()
-        try Render.print(try RouteService(data: data).route(request))
+        try Render.print(try RouteService(data: data).route(request), compact: output.compact)
     }
+}
+
+/// How a single response is printed.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "One compact JSON line (the bytes `route-query serve` answers with) instead of pretty JSON.") var compact = false
 }

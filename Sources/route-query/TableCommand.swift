@@ -19,6 +19,7 @@ struct TableCommand: ParsableCommand {
     @Option(help: "Sources, LON,LAT;LON,LAT;…") var sources: String
     @Option(help: "Destinations, LON,LAT;… (default: the sources).") var destinations: String?
     @Option(help: "duration, distance or duration,distance.") var annotations = "duration"
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         let from = try Coordinates.list(sources)
@@ -30,9 +31,9 @@ struct TableCommand: ParsableCommand {
         let table = try TableService(data: try graph.load())
         do {
             try Render.print(try table.table(sources: from, destinations: to, durations: wanted.contains("duration"),
-                                             distances: wanted.contains("distance"), algorithm: graph.algorithm))
+                                             distances: wanted.contains("distance"), algorithm: graph.algorithm), compact: output.compact)
         } catch let failure as QueryFailure {
-            try Render.print(failure)
+            try Render.print(failure, compact: output.compact)
         }
     }
 }

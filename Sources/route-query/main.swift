@@ -12,7 +12,7 @@ struct RouteQueryTool: ParsableCommand {
           route-query table --graph out/liechtenstein.chg --sources "9.52,47.14;9.51,47.06" --destinations "9.55,47.17"
           route-query batch --graph out/liechtenstein.chg < queries.ndjson > answers.ndjson
         """,
-        subcommands: [RouteCommand.self, TableCommand.self, RerouteCommand.self, TraceCommand.self, BatchCommand.self, BenchCommand.self])
+        subcommands: [RouteCommand.self, TableCommand.self, NearestCommand.self, ServeCommand.self, RerouteCommand.self, TraceCommand.self, BatchCommand.self, BenchCommand.self])
 }
 
 ToolMain.run(RouteQueryTool.self)

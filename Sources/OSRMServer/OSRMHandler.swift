@@ -1,0 +1,124 @@
+import Foundation
+import OffgridCore
+import RouteQuery
+
+/// One answer: the HTTP status and the JSON body.
+public struct OSRMAnswer: Sendable {
+    public var status: Int
+    public var body: String
+}
+
+/// Answers OSRM API requests from a request target (`/route/v1/…?…`), independent of the HTTP
+/// library: the responder only moves bytes. The body of a successful answer is the same JSON,
+/// byte for byte, that `route-query route|table|nearest --compact` prints for the same query
+/// (without the CLI's final newline): both encode the same typed value with the same writer.
+public final class OSRMHandler: Sendable {
+    public let limits: OSRMLimits
+    /// Longer request targets get 414.
+    public let maxURLBytes: Int
+    let workers: WorkerPool
+
+    public init(data: RoutingData, workers count: Int, limits: OSRMLimits = OSRMLimits(), maxURLBytes: Int = 65_536) throws {
+        self.limits = limits
+        self.maxURLBytes = maxURLBytes
+        workers = try WorkerPool(data: data, count: count)
+    }
+
+    public func answer(method: String, target: String) -> OSRMAnswer {
+        guard method == "GET" else {
+            return failure(QueryFailure(code: "InvalidUrl", message: "Method \(method) not allowed: the API is GET only"), status: 405)
+        }
+        guard target.utf8.count <= maxURLBytes else {
+            return failure(QueryFailure(code: "InvalidUrl", message: "URL longer than \(maxURLBytes) bytes"), status: 414)
+        }
+        if target == "/health" || target.hasPrefix("/health?") { return OSRMAnswer(status: 200, body: #"{"code":"Ok"}"#) }
+        do {
+            let url = try OSRMURL(target: target.utf8)
+            let query = try OSRMQuery(url)
+            try limits.check(query)
+            return try workers.with { worker throws(QueryFailure) in try worker.answer(query) }
+        } catch let f as QueryFailure {
+            return failure(f)
+        } catch {
+            return failure(QueryFailure(code: "InternalError", message: "\(error)"), status: 500)
+        }
+    }
+
+    func failure(_ f: QueryFailure, status: Int = 400) -> OSRMAnswer {
+        OSRMAnswer(status: status, body: Self.compact(f))
+    }
+
+    /// The CLI's `--compact` encoding. Encoding a response cannot fail: every number in one is finite.
+    static func compact<T: Encodable>(_ value: T) -> String {
+        (try? JSONEncoding.string(value, pretty: false)) ?? #"{"code":"InternalError","message":"cannot encode the answer"}"#
+    }
+}
+
+/// The search state one request at a time needs (the route service's searches and snapping
+/// scratch, the table's buckets), made once per worker and reused: a request allocates only
+/// its answer.
+final class Worker {
+    let route: RouteService
+    let table: TableService
+
+    init(data: RoutingData) throws {
+        route = try RouteService(data: data)
+        table = TableService(service: route)
+    }
+
+    func answer(_ query: OSRMQuery) throws(QueryFailure) -> OSRMAnswer {
+        switch query {
+        case .route(let request):
+            switch route.route(request) {
+            case .routes(let response):
+                var body = ""
+                body.reserveCapacity(1024)
+                response.writeJSON(to: &body)
+                return OSRMAnswer(status: 200, body: body)
+            case .featureCollection(let collection):
+                return OSRMAnswer(status: 200, body: OSRMHandler.compact(collection))
+            case .failure(let failure):
+                throw failure
+            }
+        case .table(let t):
+            let sources = (t.sources ?? Array(t.coordinates.indices)).map { t.coordinates[$0] }
+            let destinations = (t.destinations ?? Array(t.coordinates.indices)).map { t.coordinates[$0] }
+            let response = try table.table(sources: sources, destinations: destinations, durations: t.durations, distances: t.distances)
+            return OSRMAnswer(status: 200, body: OSRMHandler.compact(response))
+        case .nearest(let n):
+            var request = NearestRequest(lon: n.coordinates[0].lon, lat: n.coordinates[0].lat)
+            request.number = n.number
+            request.radius = n.radiuses.first ?? nil
+            request.bearing = n.bearings.first ?? nil
+            return OSRMAnswer(status: 200, body: OSRMHandler.compact(try route.nearest(request)))
+        }
+    }
+}
+
+/// Workers for the requests in flight: as many as the server has threads, more made on demand
+/// should more requests run at once (kept for later).
+final class WorkerPool: @unchecked Sendable {
+    let data: RoutingData
+    private let lock = NSLock()
+    private var free: [Worker]
+
+    init(data: RoutingData, count: Int) throws {
+        self.data = data
+        free = try (0..<max(1, count)).map { _ in try Worker(data: data) }
+    }
+
+    func with<T>(_ body: (Worker) throws(QueryFailure) -> T) throws(QueryFailure) -> T {
+        lock.lock()
+        let borrowed = free.popLast()
+        lock.unlock()
+        guard let worker = borrowed ?? (try? Worker(data: data)) else {
+            throw QueryFailure(code: "InternalError", message: "cannot open the graph for another worker")
+        }
+        defer {
+            lock.lock()
+            free.append(worker)
+            lock.unlock()
+        }
+        return try body(worker)
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import OffgridCore
+import OSRMServer
+import RouteQuery
+import ToolSupport
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve OSRM's HTTP API v1 (route, table, nearest) from a graph file.",
+        discussion: """
+        GET /route/v1/{profile}/{coordinates}, /table/v1/…, /nearest/v1/… (any profile name) and
+        GET /health. Bodies are the bytes `route-query route|table|nearest --compact` prints for the
+        same query; errors are osrm-routed's codes with HTTP 400 (414 for a URL over 64 KiB).
+        Once listening, prints {"listening":"http://HOST:PORT"} on stdout (port 0: an ephemeral port).
+        SIGTERM or SIGINT: in-flight requests are answered, then exit 0.
+
+        Example:
+          route-query serve --graph out/liechtenstein.chg --listen 127.0.0.1:5000
+          curl 'http://127.0.0.1:5000/route/v1/driving/9.5215,47.1410;9.4990,47.0660?steps=true'
+        """)
+
+    @Option(help: "The graph file written by route-graph.") var graph: String
+    @Option(help: "Address to listen on, HOST:PORT (port 0: any free port).") var listen = "127.0.0.1:5000"
+    @OptionGroup var threads: ThreadOptions
+    @Option(help: "Most table cells (sources × destinations) per request; more is TooBig.") var maxTableSize = 10_000
+    @Option(help: "Most coordinates per route request; more is TooBig.") var maxRouteSize = 500
+    @Option(help: "Most results of a nearest request; more is TooBig.") var maxNearest = 100
+    @Option(help: "Most alternatives per route request; more is TooBig.") var maxAlternatives = 3
+    @Option(help: "Seconds a connection may stay silent before it is closed.") var idleTimeout = 30
+
+    func validate() throws {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port),
+              colon > listen.startIndex else { throw ValidationError("--listen takes HOST:PORT, not '\(listen)'") }
+        for (name, v) in [("--max-table-size", maxTableSize), ("--max-route-size", maxRouteSize), ("--max-nearest", maxNearest),
+                          ("--idle-timeout", idleTimeout)] where v < 1 {
+            throw ValidationError("\(name) must be at least 1, not \(v)")
+        }
+        if maxAlternatives < 0 { throw ValidationError("--max-alternatives must be at least 0") }
+    }
+
+    func run() throws {
+        let colon = listen.lastIndex(of: ":")!
+        var c = OSRMServer.Configuration()
+        c.host = String(listen[..<colon])
+        c.port = Int(listen[listen.index(after: colon)...])!
+        c.threads = threads.threadCount
+        c.idleTimeoutSeconds = idleTimeout
+        c.limits.maxTableCells = maxTableSize
+        c.limits.maxRouteCoordinates = maxRouteSize
+        c.limits.maxNearest = maxNearest
+        c.limits.maxAlternatives = maxAlternatives
+        let server = OSRMServer(data: try RoutingData(path: graph), configuration: c)
+        try server.runBlocking { host, port in
+            StdIO.out(#"{"listening":"http://\#(host):\#(port)"}"# + "\n")
+        }
+    }
+}
