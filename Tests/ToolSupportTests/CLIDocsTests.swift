@@ -16,7 +16,9 @@ final class CLIDocsTests: XCTestCase {
                 XCTAssertEqual(help.status, 0, "\(tool) \(command) --help")
                 XCTAssertFalse(help.stdout.isEmpty, "\(tool) \(command.joined(separator: " ")) --help printed nothing")
                 let name = ([tool] + command).joined(separator: " ")
-                guard let section = Self.section(named: name, in: docs) ?? Self.section(named: tool, in: docs) else {
+                // A nested command without a section of its own falls back to its parent's, then its tool's.
+                let names = (0...command.count).reversed().map { ([tool] + command.prefix($0)).joined(separator: " ") }
+                guard let section = names.lazy.compactMap({ Self.section(named: $0, in: docs) }).first else {
                     missing.append("\(name): no section in docs/CLI.md")
                     continue
                 }
@@ -28,15 +30,16 @@ final class CLIDocsTests: XCTestCase {
         XCTAssertEqual(missing, [], "undocumented in docs/CLI.md")
     }
 
-    /// The tool itself (when it has options of its own) and each of its subcommands.
-    private func commands(of tool: String) throws -> [[String]] {
-        let help = try TestTools.run(tool, ["--help"])
-        guard let range = help.stdout.range(of: "SUBCOMMANDS:") else { return [[]] }
-        var out: [[String]] = Self.flags(in: String(help.stdout[..<range.lowerBound])).isEmpty ? [] : [[]]
+    /// The tool itself (when it has options of its own) and each of its subcommands, nested
+    /// ones (`tilepack-build publish maps`) included.
+    private func commands(of tool: String, under prefix: [String] = []) throws -> [[String]] {
+        let help = try TestTools.run(tool, prefix + ["--help"])
+        guard let range = help.stdout.range(of: "SUBCOMMANDS:") else { return [prefix] }
+        var out: [[String]] = Self.flags(in: String(help.stdout[..<range.lowerBound])).isEmpty ? [] : [prefix]
         for line in help.stdout[range.upperBound...].split(separator: "\n") {
             guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first,
                   word.first?.isLetter == true, word != "See", word != "help" else { continue }
-            out.append([String(word)])
+            out += try commands(of: tool, under: prefix + [String(word)])
         }
         return out
     }
