@@ -94,15 +94,18 @@ public final class RepositoryClient: @unchecked Sendable {
             try partial.truncate()
         }
         var mismatches = 0
+        // Counted as they arrive, so the bytes of an attempt that fails midway (a timeout, a
+        // dropped connection) are counted too: they crossed the network.
+        let counter = ReceivedBytes()
+        let counting: @Sendable (Int64) -> Void = { counter.add($0); received($0) }
         try await retrying(url) {
             result.requests += 1
-            let got: Int64
             if let http = self.http {
-                got = try await Self.fetchOnce(http, url: url, into: partial, received: received)
+                _ = try await Self.fetchOnce(http, url: url, into: partial, received: counting)
             } else {
-                got = try Self.copyOnce(url, into: partial, received: received)
+                _ = try Self.copyOnce(url, into: partial, received: counting)
             }
-            result.bytesReceived += got
+            result.bytesReceived = counter.value
             guard partial.isComplete else {
                 throw FetchFailure(url: url, message: "the body ended after \(partial.length) of \(size) bytes", retryable: true)
             }
@@ -222,4 +225,12 @@ struct ContentRange {
         end = e
         total = parts[1] == "*" ? nil : Int64(parts[1])
     }
+}
+
+/// The bytes one object's fetch has received, across its attempts.
+private final class ReceivedBytes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total: Int64 = 0
+    func add(_ n: Int64) { lock.lock(); total += n; lock.unlock() }
+    var value: Int64 { lock.lock(); defer { lock.unlock() }; return total }
 }
