@@ -59,19 +59,6 @@ final class OSRMRoutedParityTests: XCTestCase {
         }
     }
 
-    /// A port free right now on loopback (osrm-routed cannot bind port 0 and report it).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        return Int(UInt16(bigEndian: addr.sin_port))
-    }
-
     func startOSRMRouted() throws -> RawHTTP {
         let osrm = try Self.osrmDirectory()
         let scratch = Scratch("osrm-routed")
@@ -80,7 +67,7 @@ final class OSRMRoutedParityTests: XCTestCase {
         try FileManager.default.copyItem(atPath: TestTools.path("samples/liechtenstein.osm.pbf"), toPath: pbf)
         try Self.run(osrm + "/bin/osrm-extract", ["-p", osrm + "/share/profiles/car.lua", pbf], in: scratch.root)
         try Self.run(osrm + "/bin/osrm-contract", [scratch.path("li.osrm")], in: scratch.root)
-        let port = try Self.freePort()
+        let port = try Loopback.freePort()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: osrm + "/bin/osrm-routed")
         p.arguments = ["--ip", "127.0.0.1", "--port", String(port), "--threads", "2", scratch.path("li.osrm")]

@@ -5,41 +5,6 @@ import XCTest
 import Glibc
 #endif
 
-/// A free loopback port (bound to port 0, read, released; the server binds it right after).
-func freeLoopbackPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    addr.sin_port = 0
-    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let ok = withUnsafeMutablePointer(to: &addr) { p in
-        p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
-    }
-    guard ok else { throw XCTSkip("cannot bind a loopback socket") }
-    return Int(UInt16(bigEndian: addr.sin_port))
-}
-
-/// Waits until something accepts connections on 127.0.0.1:port.
-func waitForPort(_ port: Int, seconds: Double = 10) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        let ok = withUnsafePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        close(fd)
-        if ok { return true }
-        usleep(50_000)
-    }
-    return false
-}
-
 /// nginx from Debian's packages, in the foreground on a loopback port, serving `root` with the
 /// config template `Tests/nginx/repository.conf.template`. Stopped by `stop()` (tests defer it).
 final class NginxServer {
@@ -50,10 +15,9 @@ final class NginxServer {
     init(root: String, scratch: Scratch) throws {
         let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let nginx else {
-            XCTFail("nginx is not installed: run `make test-deps` (it installs nginx from Debian's packages)")
-            throw XCTSkip("nginx missing")
+            throw Loopback.StartFailure("nginx is not installed: run `make test-deps` (it installs nginx from Debian's packages)")
         }
-        port = try freeLoopbackPort()
+        port = try Loopback.freePort()
         prefix = scratch.path("nginx-\(port)")
         try FileManager.default.createDirectory(atPath: prefix + "/tmp", withIntermediateDirectories: true)
         let template = try String(contentsOfFile: TestTools.path("Tests/nginx/repository.conf.template"), encoding: .utf8)
@@ -66,11 +30,10 @@ final class NginxServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        guard waitForPort(port) else {
+        guard Loopback.waitForPort(port) else {
             stop()
             let log = (try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? ""
-            XCTFail("nginx did not start on 127.0.0.1:\(port): \(log)")
-            throw XCTSkip("nginx did not start")
+            throw Loopback.StartFailure("nginx did not start on 127.0.0.1:\(port): \(log)")
         }
     }
 
@@ -122,10 +85,9 @@ final class FaultProxy {
             if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let p = Int(text) { port = p; break }
             usleep(50_000)
         }
-        guard let port, waitForPort(port) else {
+        guard let port, Loopback.waitForPort(port) else {
             process.terminate()
-            XCTFail("the fault proxy did not start")
-            throw XCTSkip("proxy did not start")
+            throw Loopback.StartFailure("the fault proxy did not start")
         }
         self.port = port
     }
