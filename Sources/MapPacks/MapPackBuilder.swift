@@ -147,36 +147,21 @@ public enum MapPackBuilder {
             let workers = max(1, min(threads, plan.packs.count))
             for band in Set(plan.packs.map(\.header.band)) { try dir.makeDirectory("packs/\(band)") }
             var built = [BuiltPack?](repeating: nil, count: plan.packs.count)
-            var failure: Error?
             var bytesDone: Int64 = 0
             var tilesDone = 0
             let lock = NSLock()
             let sources: [TileSource] = try (0..<workers).map { $0 == 0 ? source : try TileSources.open(path: source.path) }
             let scratch = (0..<workers).map { _ in ScratchBuffer() }   // one per worker, reused across its packs
-            Parallel.forEachChunk(count: plan.packs.count, threads: workers) { w, range in
-                for i in range {
-                    lock.lock()
-                    let stop = failure != nil
-                    lock.unlock()
-                    if stop { return }
-                    do {
-                        let pack = try buildPack(plan.packs[i], source: sources[w], scratch: &scratch[w].bytes)
-                        try dir.write(pack.header.relativePath, parts: [pack.prefix[...]] + pack.blobs)
-                        lock.lock()
-                        built[i] = pack.built
-                        bytesDone += Int64(pack.built.stats.tileBytes)
-                        tilesDone += pack.built.stats.tiles
-                        progress.update(bytesDone: bytesDone, itemsDone: tilesDone)
-                        lock.unlock()
-                    } catch {
-                        lock.lock()
-                        if failure == nil { failure = error }
-                        lock.unlock()
-                        return
-                    }
-                }
+            try Parallel.forEach(count: plan.packs.count, threads: workers) { w, i in
+                let pack = try buildPack(plan.packs[i], source: sources[w], scratch: &scratch[w].bytes)
+                try dir.write(pack.header.relativePath, parts: [pack.prefix[...]] + pack.blobs)
+                lock.lock()
+                built[i] = pack.built
+                bytesDone += Int64(pack.built.stats.tileBytes)
+                tilesDone += pack.built.stats.tiles
+                progress.update(bytesDone: bytesDone, itemsDone: tilesDone)
+                lock.unlock()
             }
-            if let failure { throw failure }
             let done = built.map { $0! }
             let manifest = MapRegionManifest(plan: plan, built: done, source: source, region: region, options: options)
             try dir.write("region.json", Array((try JSONEncoding.string(manifest, pretty: true) + "\n").utf8))
@@ -225,6 +210,7 @@ public enum MapPackBuilder {
 }
 
 /// A worker's reusable tile buffer (a class, so each worker mutates only its own).
-final class ScratchBuffer {
-    var bytes: [UInt8] = []
+public final class ScratchBuffer {
+    public var bytes: [UInt8] = []
+    public init() {}
 }

@@ -49,7 +49,39 @@ public enum Parallel {
         return try results.map { try $0.get() }
     }
 
+    /// Runs `body(worker, i)` for every `i` in `0 ..< count` on up to `threads` workers. After the
+    /// first error no new item starts; that error is rethrown once every worker has stopped.
+    public static func forEach(count: Int, threads: Int,
+                               _ body: (_ worker: Int, _ index: Int) throws -> Void) throws {
+        let failure = FirstFailure()
+        forEachChunk(count: count, threads: threads) { worker, range in
+            for i in range {
+                if failure.error != nil { return }
+                do { try body(worker, i) } catch { failure.record(error); return }
+            }
+        }
+        if let error = failure.error { throw error }
+    }
+
     public static var activeProcessorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+}
+
+/// The first error any worker met.
+private final class FirstFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: Error?
+
+    var error: Error? {
+        lock.lock()
+        defer { lock.unlock() }
+        return first
+    }
+
+    func record(_ error: Error) {
+        lock.lock()
+        if first == nil { first = error }
+        lock.unlock()
+    }
 }
 
 /// A lock-protected counter handing out chunk numbers (a chunk is coarse, so the lock is cheap).

@@ -73,35 +73,20 @@ public enum MapPublisher {
         let workers = max(1, min(threads, packs.count))
         let sources: [TileSource] = try (0..<workers).map { $0 == 0 ? source : try TileSources.open(path: source.path) }
         var entries = [RepositoryEntry?](repeating: nil, count: packs.count)
-        var failure: Error?
         var bytesDone: Int64 = 0, packsDone = 0
         let lock = NSLock()
-        Parallel.forEachChunk(count: packs.count, threads: workers) { w, range in
-            var scratch: [UInt8] = []
-            for i in range {
-                lock.lock()
-                let stop = failure != nil
-                lock.unlock()
-                if stop { return }
-                do {
-                    let (parts, built) = try TilesetPacks.encode(packs[i], source: sources[w], scratch: &scratch)
-                    try writer.putObject(parts: parts, sha256: built.sha256)
-                    let key = MapPackKey(minZoom: built.header.band.minZoom, maxZoom: built.header.band.maxZoom, parent: built.header.parent)
-                    lock.lock()
-                    entries[i] = RepositoryEntry(key: key.description, sha256: built.sha256, size: built.stats.fileBytes)
-                    bytesDone += Int64(built.stats.tileBytes)
-                    packsDone += 1
-                    progress.update(bytesDone: bytesDone, itemsDone: packsDone)
-                    lock.unlock()
-                } catch {
-                    lock.lock()
-                    if failure == nil { failure = error }
-                    lock.unlock()
-                    return
-                }
-            }
+        let scratch = (0..<workers).map { _ in ScratchBuffer() }   // one per worker, reused across its packs
+        try Parallel.forEach(count: packs.count, threads: workers) { w, i in
+            let (parts, built) = try TilesetPacks.encode(packs[i], source: sources[w], scratch: &scratch[w].bytes)
+            try writer.putObject(parts: parts, sha256: built.sha256)
+            let key = MapPackKey(minZoom: built.header.band.minZoom, maxZoom: built.header.band.maxZoom, parent: built.header.parent)
+            lock.lock()
+            entries[i] = RepositoryEntry(key: key.description, sha256: built.sha256, size: built.stats.fileBytes)
+            bytesDone += Int64(built.stats.tileBytes)
+            packsDone += 1
+            progress.update(bytesDone: bytesDone, itemsDone: packsDone)
+            lock.unlock()
         }
-        if let failure { throw failure }
         return entries.map { $0! }
     }
 }
