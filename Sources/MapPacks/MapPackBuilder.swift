@@ -106,7 +106,9 @@ public enum MapPackBuilder {
         var packs: [PlannedPack] = []
         var empty = 0
         for band in zoomPlan.bands {
-            for parent in cover.ancestors(atZoom: band.minZoom, ofCoverAt: zoomPlan.coverZoom(band)) {
+            let parents = cover.ancestors(atZoom: band.minZoom, ofCoverAt: zoomPlan.coverZoom(band))
+            try source.prepareIndex(parents: parents.count, zooms: band.zooms)
+            for parent in parents {
                 var tiles: [TileIndexEntry] = []
                 for z in band.minZoom...band.maxZoom where z >= info.minZoom && z <= info.maxZoom {
                     tiles += try source.index(under: parent, atZoom: z)

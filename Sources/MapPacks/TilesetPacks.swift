@@ -19,6 +19,7 @@ public enum TilesetPacks {
         var packs: [PlannedPack] = []
         for band in Self.bands(source: source, bands: bands) {
             var byParent: [TileCoordinate: [TileIndexEntry]] = [:]
+            try source.prepareIndex(parents: .max, zooms: band.zooms)   // every tile: one scan
             for z in band.zooms where z >= info.minZoom && z <= info.maxZoom {
                 for t in try source.index(under: TileCoordinate(z: 0, x: 0, y: 0), atZoom: z) {
                     byParent[t.coordinate.ancestor(atZoom: band.minZoom), default: []].append(t)

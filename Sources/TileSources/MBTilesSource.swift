@@ -21,10 +21,12 @@ public final class MBTilesSource: TileSource {
     private var columnIndexStatement: OpaquePointer?
     private var zoomScanStatement: OpaquePointer?
     private var zoomCountStatement: OpaquePointer?
+    /// Statements prepared on first use (`statement(_:)`), by SQL text.
+    private var lazyStatements: [String: OpaquePointer] = [:]
 
     /// Zooms whose whole index is in memory (loaded lazily, per zoom, so a source's other zooms
     /// cost nothing), and per zoom the work SQL range queries have done so far.
-    private var zoomIndexes: [Int: MBTilesZoomIndex] = [:]
+    var zoomIndexes: [Int: MBTilesZoomIndex] = [:]
     private var sqlWork = [Int](repeating: 0, count: 31)
     private var sqlWorkAtLastCheck = [Int](repeating: 0, count: 31)
 
@@ -65,7 +67,9 @@ public final class MBTilesSource: TileSource {
     deinit { finalizeAll() }
 
     private func finalizeAll() {
-        for s in [indexStatement, readStatement, tileStatement, columnIndexStatement, zoomScanStatement, zoomCountStatement] where s != nil { sqlite3_finalize(s) }
+        for s in [indexStatement, readStatement, tileStatement, columnIndexStatement, zoomScanStatement, zoomCountStatement]
+            + lazyStatements.values.map(Optional.some) where s != nil { sqlite3_finalize(s) }
+        lazyStatements = [:]
         columnIndexStatement = nil
         zoomScanStatement = nil
         zoomCountStatement = nil
@@ -81,6 +85,14 @@ public final class MBTilesSource: TileSource {
         return InputError(file: path, "\(what): \(message)")
     }
 
+    /// A statement prepared once and kept (reset by its users).
+    func statement(_ sql: String) throws -> OpaquePointer? {
+        if let s = lazyStatements[sql] { return s }
+        let s = try prepare(sql, "not an MBTiles tileset (no usable tiles table)")
+        lazyStatements[sql] = s
+        return s
+    }
+
     private func prepare(_ sql: String, _ what: String) throws -> OpaquePointer? {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
@@ -89,12 +101,13 @@ public final class MBTilesSource: TileSource {
         return statement
     }
 
-    /// Steps a statement; returns false at the end, throws on errors.
-    private func step(_ statement: OpaquePointer?, _ what: String) throws -> Bool {
+    /// Steps a statement; returns false at the end, throws on errors. `what` is only built for
+    /// an error (steps run once per row: no string per row).
+    func step(_ statement: OpaquePointer?, _ what: @autoclosure () -> String) throws -> Bool {
         let rc = sqlite3_step(statement)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
-        throw fail("corrupt or unreadable MBTiles (\(what))")
+        throw fail("corrupt or unreadable MBTiles (\(what()))")
     }
 
     private func load() throws {

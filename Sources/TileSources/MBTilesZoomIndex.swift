@@ -36,6 +36,25 @@ struct MBTilesZoomIndex {
         }
     }
 
+    /// An index from keys already in ascending order (no equal keys) and their lengths.
+    init(zoom: Int, sortedKeys: [UInt64], lengths: [UInt32]) {
+        self.zoom = zoom
+        keys = sortedKeys
+        self.lengths = lengths
+    }
+
+    /// Whether `keys` are strictly ascending (what `init(zoom:sortedKeys:lengths:)` needs).
+    static func isStrictlyAscending(_ keys: [UInt64]) -> Bool {
+        keys.withUnsafeBufferPointer { k in
+            var i = 1
+            while i < k.count {
+                if k[i - 1] >= k[i] { return false }
+                i += 1
+            }
+            return true
+        }
+    }
+
     var count: Int { keys.count }
 
     /// The first position whose key is ≥ `key`.

@@ -72,6 +72,15 @@ public protocol TileSource: AnyObject {
 
     /// One tile's bytes, or nil when the source does not have it.
     func tile(_ coordinate: TileCoordinate) throws -> [UInt8]?
+
+    /// A hint before planning: `index(under:atZoom:)` is about to be asked about `parents`
+    /// subtrees at each of `zooms`. A source may read those zooms' whole index now when that
+    /// costs less than the queries (MBTiles does; PMTiles' directory lookups are cheap already).
+    func prepareIndex(parents: Int, zooms: ClosedRange<Int>) throws
+}
+
+extension TileSource {
+    public func prepareIndex(parents: Int, zooms: ClosedRange<Int>) throws {}
 }
 
 extension TileSource {

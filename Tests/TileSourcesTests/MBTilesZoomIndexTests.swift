@@ -45,6 +45,51 @@ final class MBTilesZoomIndexTests: XCTestCase {
                           "the first queries of a zoom go through SQL", file: file, line: line)
         XCTAssertGreaterThan(nonEmpty, 300, "the comparison covers real tiles", file: file, line: line)
         XCTAssertGreaterThan(compared - nonEmpty, 300, "and empty parents", file: file, line: line)
+
+        // One statement over a zoom range (what plans of many packs read) gives every zoom's
+        // index exactly as the per-zoom scan, for every sub-range.
+        let zooms = source.info.minZoom...source.info.maxZoom
+        for lo in zooms {
+            for hi in lo...zooms.upperBound where hi == lo || hi == zooms.upperBound {
+                for storageOrder in [false, true] {
+                    let ranged = try source.scanZoomRange(lo...hi, storageOrder: storageOrder)
+                    XCTAssertEqual(ranged.keys.sorted(), Array(lo...hi), file: file, line: line)
+                    for z in lo...hi {
+                        let single = try source.scanZoomIndex(z)
+                        let what = "zoom \(z) of \(lo)-\(hi), storage order \(storageOrder)"
+                        XCTAssertEqual(ranged[z]!.keys, single.keys, what, file: file, line: line)
+                        XCTAssertEqual(ranged[z]!.lengths, single.lengths, what, file: file, line: line)
+                    }
+                }
+            }
+        }
+        // The planning hint: a few parents leave a large zoom to SQL, many parents scan it.
+        let fresh = try MBTilesSource(path: path)
+        try fresh.prepareIndex(parents: 1, zooms: zooms.upperBound...zooms.upperBound)
+        XCTAssertEqual(fresh.scannedZooms, [], "one parent: the deepest zoom stays on SQL queries", file: file, line: line)
+        try fresh.prepareIndex(parents: 10_000, zooms: zooms)
+        XCTAssertEqual(fresh.scannedZooms, Array(zooms), "many parents: every zoom in one scan", file: file, line: line)
+        for parent in parents {
+            for zoom in max(parent.z, zooms.lowerBound)...zooms.upperBound {
+                XCTAssertEqual(try fresh.index(under: parent, atZoom: zoom), try fresh.sqlIndex(under: parent, atZoom: zoom),
+                               "\(parent) at zoom \(zoom) after the hint", file: file, line: line)
+            }
+        }
+        try fresh.prepareIndex(parents: 10_000, zooms: 25...30)   // beyond the source: nothing to read
+    }
+
+    /// Rows in XYZ order, in the index's TMS order, and shuffled give the same zoom index.
+    func testZoomIndexFromAnyRowOrder() {
+        var rows: [(UInt64, UInt32)] = []
+        for x in UInt64(3)...9 { for y in UInt64(0)...6 where (x * 7 + y) % 3 != 0 { rows.append((x << 32 | y, UInt32(x * 100 + y))) } }
+        let tms = rows.sorted { ($0.0 >> 32, ~$0.0 & 0xffff_ffff) < ($1.0 >> 32, ~$1.0 & 0xffff_ffff) }
+        var generator = SystemRandomNumberGenerator()
+        for order in [rows, tms, rows.shuffled(using: &generator)] {
+            var keys = order.map(\.0), lengths = order.map(\.1)
+            let index = MBTilesSource.zoomIndex(zoom: 4, keys: &keys, lengths: &lengths)
+            XCTAssertEqual(index.keys, rows.map(\.0))
+            XCTAssertEqual(index.lengths, rows.map(\.1))
+        }
     }
 
     func testTilesTableAnswersAsSQL() throws {

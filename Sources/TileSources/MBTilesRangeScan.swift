@@ -1,0 +1,91 @@
+import CSQLite
+import TileMath
+
+/// Reading whole zooms of an MBTiles index at once, for plans that ask about many subtrees.
+extension MBTilesSource {
+    /// Planning is about to ask for the tiles under `parents` subtrees at each of `zooms`: when
+    /// those zooms hold fewer tiles than `scanFraction` × what the queries would cost, their whole
+    /// index is read now with one statement and every later query is a binary search in memory.
+    public func prepareIndex(parents: Int, zooms: ClosedRange<Int>) throws {
+        let wanted = zooms.clamped(to: info.minZoom...info.maxZoom).filter { zoomIndexes[$0] == nil }
+        guard let lo = wanted.first, let hi = wanted.last, parents > 0, zooms.overlaps(info.minZoom...info.maxZoom) else { return }
+        let (work, overflow) = parents.multipliedReportingOverflow(by: MBTilesSource.queryCost * MBTilesSource.scanFraction * (hi - lo + 1))
+        let limit = overflow ? MBTilesSource.maxTilesInMemory : min(work, MBTilesSource.maxTilesInMemory)
+        let inside = try count("SELECT count(*) FROM (SELECT 1 FROM tiles WHERE zoom_level BETWEEN ?1 AND ?2 LIMIT ?3)",
+                               lo, hi, limit: limit + 1)
+        guard inside <= limit else { return }
+        // Most of the table: read it in storage order (rowid order, leaf page after leaf page,
+        // about half the work of an index walk that seeks each row), the other zooms' rows
+        // skipped. Else walk the index over the range only.
+        let outside = try count("SELECT count(*) FROM (SELECT 1 FROM tiles WHERE zoom_level < ?1 OR zoom_level > ?2 LIMIT ?3)",
+                                lo, hi, limit: inside)
+        for (z, index) in try scanZoomRange(lo...hi, storageOrder: outside < inside) where zoomIndexes[z] == nil {
+            zoomIndexes[z] = index
+        }
+    }
+
+    private func count(_ sql: String, _ lo: Int, _ hi: Int, limit: Int) throws -> Int {
+        let s = try statement(sql)
+        sqlite3_reset(s)
+        defer { sqlite3_reset(s) }
+        sqlite3_bind_int64(s, 1, Int64(lo))
+        sqlite3_bind_int64(s, 2, Int64(hi))
+        sqlite3_bind_int64(s, 3, Int64(limit))
+        guard try step(s, "counting the tiles at zooms \(lo)-\(hi)") else { return 0 }
+        return Int(sqlite3_column_int64(s, 0))
+    }
+
+    /// The index of every zoom of `zooms` from one statement: the table in storage order
+    /// (`+zoom_level` keeps SQLite off the index), or the index's (zoom, column, TMS row) order.
+    /// Rows are collected per zoom as they come; a zoom's keys are then used as they are when
+    /// ascending (a table written in XYZ order), reversed column by column when in TMS order (the
+    /// index's), and sorted otherwise.
+    func scanZoomRange(_ zooms: ClosedRange<Int>, storageOrder: Bool) throws -> [Int: MBTilesZoomIndex] {
+        let s = try statement(storageOrder
+            ? "SELECT zoom_level, tile_column, tile_row, length(tile_data) FROM tiles WHERE +zoom_level BETWEEN ?1 AND ?2"
+            : "SELECT zoom_level, tile_column, tile_row, length(tile_data) FROM tiles WHERE zoom_level BETWEEN ?1 AND ?2 "
+              + "ORDER BY zoom_level, tile_column, tile_row")
+        sqlite3_reset(s)
+        defer { sqlite3_reset(s) }
+        sqlite3_bind_int64(s, 1, Int64(zooms.lowerBound))
+        sqlite3_bind_int64(s, 2, Int64(zooms.upperBound))
+        let lo = zooms.lowerBound
+        var keys = [[UInt64]](repeating: [], count: zooms.count)
+        var lengths = [[UInt32]](repeating: [], count: zooms.count)
+        while try step(s, "reading the tile index at zooms \(zooms.lowerBound)-\(zooms.upperBound)") {
+            let z = Int(sqlite3_column_int64(s, 0))
+            guard zooms.contains(z) else { continue }
+            let side = Int64(1) << z
+            let x = sqlite3_column_int64(s, 1), row = sqlite3_column_int64(s, 2)
+            guard x >= 0, x < side, row >= 0, row < side else { continue }
+            keys[z - lo].append(UInt64(x) << 32 | UInt64(side - 1 - row))
+            lengths[z - lo].append(UInt32(clamping: sqlite3_column_int64(s, 3)))
+        }
+        var result: [Int: MBTilesZoomIndex] = [:]
+        for z in zooms {
+            result[z] = MBTilesSource.zoomIndex(zoom: z, keys: &keys[z - lo], lengths: &lengths[z - lo])
+        }
+        return result
+    }
+
+    /// A zoom's index from its rows in scan order (see `scanZoomRange`).
+    static func zoomIndex(zoom: Int, keys: inout [UInt64], lengths: inout [UInt32]) -> MBTilesZoomIndex {
+        if MBTilesZoomIndex.isStrictlyAscending(keys) {
+            return MBTilesZoomIndex(zoom: zoom, sortedKeys: keys, lengths: lengths)
+        }
+        // TMS order: columns ascending, XYZ rows descending within each. Reverse each column.
+        var start = 0
+        while start < keys.count {
+            var end = start + 1
+            while end < keys.count && keys[end] >> 32 == keys[start] >> 32 { end += 1 }
+            keys[start..<end].reverse()
+            lengths[start..<end].reverse()
+            start = end
+        }
+        if MBTilesZoomIndex.isStrictlyAscending(keys) {
+            return MBTilesZoomIndex(zoom: zoom, sortedKeys: keys, lengths: lengths)
+        }
+        return MBTilesZoomIndex(zoom: zoom, columns: keys.map { UInt32($0 >> 32) },
+                                rows: keys.map { UInt32($0 & 0xffff_ffff) }, rowLengths: lengths)
+    }
+}
