@@ -89,6 +89,7 @@ final class OutputDirectory {
         guard fd >= 0 else { throw InputError(file: full, "cannot create: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         try OutputDirectory.writeAll(fd: fd, parts: parts, path: full)
+        WriteBack.start(fd: fd)
         filesLock.lock()
         files.append(full)
         filesLock.unlock()
