@@ -138,17 +138,27 @@ public enum RoutingPackUnpacker {
                               threads: Int, progress: any ProgressSink) throws {
         var fromPack = [Bool](repeating: false, count: reader.tileCount)
         for case .pack(let k) in plan.sources { fromPack[k] = true }
-        try forEachVerifiedTile(reader, threads: threads, progress: progress) { k, raw in
-            guard fromPack[k] else { return }
-            let name = UnpackedRoutingDirectory.Manifest.Tile.fileName(for: reader.entries[k].tileID)
-            try FileTools.writeNewFile((partial as NSString).appendingPathComponent(name), raw)
+        let isFromPack = fromPack, entries = reader.entries
+        var written: [String] = []
+        // Workers write the tiles they decompressed (distinct files); the tree is flushed once below.
+        try forEachVerifiedTile(reader, threads: threads, progress: progress, inWorker: { k, raw in
+            guard isFromPack[k] else { return }
+            let name = UnpackedRoutingDirectory.Manifest.Tile.fileName(for: entries[k].tileID)
+            try UnpackFiles.writeNewFile((partial as NSString).appendingPathComponent(name), raw)
+        }) { k, _ in
+            if fromPack[k] {
+                written.append((partial as NSString).appendingPathComponent(
+                    UnpackedRoutingDirectory.Manifest.Tile.fileName(for: entries[k].tileID)))
+            }
         }
         for (tile, source) in zip(plan.manifest.tiles, plan.sources) where source == .existing {
             try FileTools.linkOrCopy((dir as NSString).appendingPathComponent(tile.file),
                                      to: (partial as NSString).appendingPathComponent(tile.file), maxBytes: tile.size)
         }
         let manifestPath = (partial as NSString).appendingPathComponent(UnpackedRoutingDirectory.Manifest.fileName)
-        try FileTools.writeNewFile(manifestPath, plan.manifest.encoded())
+        try UnpackFiles.writeNewFile(manifestPath, plan.manifest.encoded())
+        written.append(manifestPath)
+        try UnpackFiles.flush(partial, files: written)
         FileSync.syncDirectory(partial)
     }
 
@@ -156,6 +166,7 @@ public enum RoutingPackUnpacker {
     /// cores, calling `body` with each tile's index position and raw bytes; the first bad tile
     /// (in index order) is the error thrown.
     private static func forEachVerifiedTile(_ reader: RoutingPackReader, threads: Int, progress: any ProgressSink,
+                                            inWorker: (Int, [UInt8]) throws -> Void = { _, _ in },
                                             _ body: (Int, [UInt8]) throws -> Void) throws {
         let entries = reader.entries
         var bytesDone: Int64 = 0
@@ -170,7 +181,11 @@ public enum RoutingPackUnpacker {
             }
             let first = start
             let results = Parallel.map(count: end - start, threads: threads) { n in
-                Result { try reader.tileBytes(at: first + n) }
+                Result { () throws -> [UInt8] in
+                    let raw = try reader.tileBytes(at: first + n)
+                    try inWorker(first + n, raw)
+                    return raw
+                }
             }
             for (n, result) in results.enumerated() {
                 let k = start + n
