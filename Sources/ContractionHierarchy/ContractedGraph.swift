@@ -1,5 +1,7 @@
 /// A contraction hierarchy in rank numbering: node `r` is the `r`-th node contracted
-/// (0 = least important). Only upward arcs are stored; flat arrays only, ready to be written out.
+/// (0 = least important), or, after `renumberedForLocality`, any id order in which arcs go up
+/// and middles lie below both ends. Only upward arcs are stored; flat arrays only, ready to be
+/// written out.
 ///
 /// The arcs of rank `r` are `firstOut[r] ..< firstOut[r + 1]`, sorted by `head`, then `weight`,
 /// then `middle`, then `direction`. Each arc joins `r` with a higher rank `head[i]`:

@@ -17,9 +17,12 @@ struct ExactnessChecker {
     /// smaller than the default sequential tail, which would otherwise take them whole.
     static let roundsOptions = ContractionOptions(threads: 2, sequentialTail: 16)
 
-    init(nodeCount: Int, arcs: ArcList, options: ContractionOptions = ExactnessChecker.roundsOptions, file: StaticString = #filePath, line: UInt = #line) {
+    /// With `spatialKeys`, the hierarchy is renumbered for locality (`renumberedForLocality`).
+    init(nodeCount: Int, arcs: ArcList, options: ContractionOptions = ExactnessChecker.roundsOptions,
+         spatialKeys: [UInt64]? = nil, file: StaticString = #filePath, line: UInt = #line) {
         self.nodeCount = nodeCount
-        hierarchy = ContractionHierarchyBuilder.build(nodeCount: nodeCount, arcs: arcs, options: options)
+        let built = ContractionHierarchyBuilder.build(nodeCount: nodeCount, arcs: arcs, options: options)
+        hierarchy = spatialKeys.map { built.renumberedForLocality(spatialKey: $0) } ?? built
         let storage = CHGraphStorage(hierarchy)
         XCTAssertNil(storage.view.validate(), file: file, line: line)
         XCTAssertEqual(Set(hierarchy.rankOfNode).count, nodeCount, "ranks are a permutation", file: file, line: line)

@@ -1,0 +1,83 @@
+/// Renumbering a hierarchy so that nodes one search visits together lie close in memory.
+///
+/// Searches only need ids that grow along every upward arc (a topological order of the upward
+/// graph): arcs are stored at their lower end, a shortcut's middle is below both its ends, and
+/// validation and path unpacking check exactly that. The contraction order is one such order,
+/// but it scatters the low and middle levels over the whole array: consecutive ranks were
+/// contracted anywhere on the map, so every label and arc range a search touches is a cache miss
+/// of its own. This order is another: nodes by level (the longest upward path reaching them from
+/// below, so every arc goes to a higher level), and within a level by a space-filling key of the
+/// place they stand for, so the few nodes of one level a search reaches share cache lines and
+/// pages. The top levels, which every search reaches, stay small and contiguous at the end.
+extension ContractedGraph {
+    /// Each rank's level: 0 when no arc comes up into it, else 1 + the highest level below it
+    /// with an arc to it.
+    public func levels() -> [UInt32] {
+        var level = [UInt32](repeating: 0, count: nodeCount)
+        for r in 0..<nodeCount {
+            let next = level[r] + 1
+            for a in Int(firstOut[r])..<Int(firstOut[r + 1]) where level[Int(head[a])] < next {
+                level[Int(head[a])] = next
+            }
+        }
+        return level
+    }
+
+    /// The same hierarchy (same arcs, weights, directions) with ranks replaced by ids sorted by
+    /// level, then `spatialKey` (indexed by original node id), then old rank; `rankOfNode` maps
+    /// original nodes to the new ids. Arcs within a node keep the documented sort order.
+    public func renumberedForLocality(spatialKey: [UInt64]) -> ContractedGraph {
+        precondition(spatialKey.count == nodeCount, "one spatial key per node")
+        let level = levels()
+        let nodeOfRank = self.nodeOfRank
+        var order = [UInt32](0..<UInt32(nodeCount))   // new id → old rank
+        order.sort { a, b in
+            let la = level[Int(a)], lb = level[Int(b)]
+            if la != lb { return la < lb }
+            let ka = spatialKey[Int(nodeOfRank[Int(a)])], kb = spatialKey[Int(nodeOfRank[Int(b)])]
+            if ka != kb { return ka < kb }
+            return a < b
+        }
+        var newId = [UInt32](repeating: 0, count: nodeCount)   // old rank → new id
+        for (id, r) in order.enumerated() { newId[Int(r)] = UInt32(id) }
+
+        var outFirst = [UInt32](repeating: 0, count: nodeCount + 1)
+        var outHead: [UInt32] = [], outWeight: [UInt32] = [], outMiddle: [UInt32] = [], outDirection: [UInt8] = []
+        outHead.reserveCapacity(arcCount); outWeight.reserveCapacity(arcCount)
+        outMiddle.reserveCapacity(arcCount); outDirection.reserveCapacity(arcCount)
+        var scratch: [(head: UInt32, weight: UInt32, middle: UInt32, direction: UInt8)] = []
+        for (id, r) in order.enumerated() {
+            scratch.removeAll(keepingCapacity: true)
+            for a in Int(firstOut[Int(r)])..<Int(firstOut[Int(r) + 1]) {
+                let m = middle[a] == UInt32.max ? UInt32.max : newId[Int(middle[a])]
+                scratch.append((newId[Int(head[a])], weight[a], m, direction[a]))
+            }
+            scratch.sort { x, y in
+                (x.head, x.weight, x.middle, x.direction) < (y.head, y.weight, y.middle, y.direction)
+            }
+            for arc in scratch {
+                outHead.append(arc.head); outWeight.append(arc.weight)
+                outMiddle.append(arc.middle); outDirection.append(arc.direction)
+            }
+            outFirst[id + 1] = UInt32(outHead.count)
+        }
+        return ContractedGraph(nodeCount: nodeCount, rankOfNode: rankOfNode.map { newId[Int($0)] }, firstOut: outFirst,
+                               head: outHead, weight: outWeight, middle: outMiddle, direction: outDirection,
+                               shortcutCount: shortcutCount)
+    }
+}
+
+/// A Morton (Z-order) key of a point in E7 degrees: nearby points mostly get nearby keys.
+public func mortonKey(latE7: Int32, lonE7: Int32) -> UInt64 {
+    func spread(_ x: UInt32) -> UInt64 {
+        var v = UInt64(x)
+        v = (v | v << 16) & 0x0000_FFFF_0000_FFFF
+        v = (v | v << 8) & 0x00FF_00FF_00FF_00FF
+        v = (v | v << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        v = (v | v << 2) & 0x3333_3333_3333_3333
+        v = (v | v << 1) & 0x5555_5555_5555_5555
+        return v
+    }
+    let y = UInt32(bitPattern: latE7) ^ 0x8000_0000, x = UInt32(bitPattern: lonE7) ^ 0x8000_0000
+    return spread(x) | spread(y) << 1
+}
