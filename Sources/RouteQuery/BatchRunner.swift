@@ -19,9 +19,10 @@ public struct BatchRunner {
     let durationOnly: Bool
     let threads: Int
 
-    /// Lines answered between two writes, and lines per unit of work handed to a worker.
-    static let groupLines = 8192
-    static let chunkLines = 32
+    /// Lines answered between two writes, and lines per unit of work handed to a worker (tests
+    /// make them small to cross their boundaries with few lines).
+    var groupLines = 8192
+    var chunkLines = 32
 
     /// `durationOnly`: answer with the travel time alone (a CH distance query, no path unpacking).
     public init(data: RoutingData, defaults: RouteRequest, full: Bool, durationOnly: Bool = false, threads: Int) {
@@ -58,11 +59,12 @@ public struct BatchRunner {
         var report = Report()
         let started = MonotonicClock.nanoseconds()
         let workers = try (0..<threads).map { _ in try Worker(runner: self) }
-        let chunkCount = Self.groupLines / Self.chunkLines
+        let groupLines = max(1, groupLines), chunkLines = max(1, chunkLines)
+        let chunkCount = (groupLines + chunkLines - 1) / chunkLines
         let outputs = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: chunkCount)
         outputs.initialize(repeating: [])
-        let latencies = UnsafeMutableBufferPointer<Double>.allocate(capacity: Self.groupLines)
-        let lines = UnsafeMutableBufferPointer<Range<Int>>.allocate(capacity: Self.groupLines)
+        let latencies = UnsafeMutableBufferPointer<Double>.allocate(capacity: groupLines)
+        let lines = UnsafeMutableBufferPointer<Range<Int>>.allocate(capacity: groupLines)
         defer {
             outputs.deinitialize().deallocate()
             latencies.deallocate()
@@ -77,9 +79,9 @@ public struct BatchRunner {
         func flush(_ bytes: UnsafeBufferPointer<UInt8>) throws {
             let count = lineCount
             guard count > 0 else { return }
-            Parallel.forEachChunk(count: count, threads: threads, chunkSize: Self.chunkLines) { w, range in
+            Parallel.forEachChunk(count: count, threads: threads, chunkSize: chunkLines) { w, range in
                 let worker = workers[w]
-                let c = range.lowerBound / Self.chunkLines
+                let c = range.lowerBound / chunkLines
                 outputs[c].removeAll(keepingCapacity: true)
                 for i in range {
                     let t0 = MonotonicClock.nanoseconds()
@@ -88,7 +90,7 @@ public struct BatchRunner {
                     latencies[i] = Double(MonotonicClock.nanoseconds() - t0) / 1000
                 }
             }
-            for c in 0..<(count + Self.chunkLines - 1) / Self.chunkLines { try writeAll(outputs[c], to: output) }
+            for c in 0..<(count + chunkLines - 1) / chunkLines { try writeAll(outputs[c], to: output) }
             report.queries += count
             report.latenciesMicros += UnsafeBufferPointer(rebasing: latencies[0..<count])
             lineCount = 0
@@ -120,7 +122,7 @@ public struct BatchRunner {
                     if !b[scanned..<lineEnd].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
                         lines[lineCount] = scanned..<lineEnd
                         lineCount += 1
-                        if lineCount == Self.groupLines { try flush(b) }
+                        if lineCount == groupLines { try flush(b) }
                     }
                     scanned = min(end, lineEnd + 1)
                 }

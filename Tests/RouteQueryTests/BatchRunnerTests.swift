@@ -37,8 +37,8 @@ final class BatchRunnerTests: XCTestCase {
         }
         // Plain lines (over several groups and chunks), odd ids, other keys, bad lines, blank lines, CRLF.
         var lines: [String] = []
-        for i in 0..<(BatchRunner.groupLines + 700) {
-            switch i % 97 {
+        for i in 0..<500 {
+            switch i % 23 {
             case 3: lines.append("not json")
             case 5: lines.append(#"{"id":"x\"y","from":[\#(coordinate())],"to":[\#(coordinate())]}"#)
             case 7: lines.append(#"{"id":\#(i).5,"from":[\#(coordinate())],"to":[\#(coordinate())],"steps":false}"#)
@@ -51,11 +51,13 @@ final class BatchRunnerTests: XCTestCase {
         var input = ""
         for (i, line) in lines.enumerated() {
             input += line + "\n"
-            if i % 1000 == 999 { input += "  \t\n" }   // blank: no answer
+            if i % 100 == 99 { input += "  \t\n" }   // blank: no answer
         }
         input.removeLast()   // the last line without its newline
         for durationOnly in [false, true] {
-            let runner = BatchRunner(data: d, defaults: RouteRequest(coordinates: []), full: false, durationOnly: durationOnly, threads: 2)
+            var runner = BatchRunner(data: d, defaults: RouteRequest(coordinates: []), full: false, durationOnly: durationOnly, threads: 2)
+            runner.groupLines = 96   // several groups, chunks and a last short one
+            runner.chunkLines = 7
             let service = try RouteService(data: d)
             var expected = ""
             for line in lines {
@@ -68,11 +70,13 @@ final class BatchRunnerTests: XCTestCase {
             XCTAssertGreaterThan(got.components(separatedBy: "\"code\":\"Ok\"").count, lines.count / 2)
         }
         // Full routes go through the string writer too.
-        let full = BatchRunner(data: d, defaults: RouteRequest(coordinates: []), full: true, threads: 2)
+        var full = BatchRunner(data: d, defaults: RouteRequest(coordinates: []), full: true, threads: 2)
+        full.groupLines = 40
+        full.chunkLines = 3
         let service = try RouteService(data: d)
         var expected = ""
-        for line in lines.prefix(300) { full.answer(service, Substring(line)).writeJSON(to: &expected); expected += "\n" }
-        XCTAssertTrue(try run(full, lines.prefix(300).joined(separator: "\n") + "\n") == expected)
+        for line in lines.prefix(100) { full.answer(service, Substring(line)).writeJSON(to: &expected); expected += "\n" }
+        XCTAssertTrue(try run(full, lines.prefix(100).joined(separator: "\n") + "\n") == expected)
         XCTAssertEqual(try run(full, ""), "", "no input, no answers")
     }
 
