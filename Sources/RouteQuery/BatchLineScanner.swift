@@ -16,10 +16,13 @@ enum BatchLineScanner {
 
     static func scan(_ line: Substring) -> Line? {
         var line = line
-        return line.withUTF8 { bytes in
-            var s = Cursor(bytes: bytes)
-            return s.line()
-        }
+        return line.withUTF8 { scan($0) }
+    }
+
+    /// The same, straight from a line's bytes (without its newline).
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Line? {
+        var s = Cursor(bytes: bytes)
+        return s.line()
     }
 
     private struct Cursor {

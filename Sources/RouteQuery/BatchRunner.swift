@@ -1,14 +1,28 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation   // the --stats text only (String(format:)); the line loop uses none of it
 import OffgridCore
 
 /// Runs NDJSON route queries on every core; answers come out in input order.
-/// Lines are parsed with the exact JSON reader and answered with typed `BatchAnswer`s.
+///
+/// The loop works on bytes: input is read with `read(2)` into one reused buffer and cut at
+/// newlines, lines of the common shape are scanned in place (`BatchLineScanner`), and each
+/// chunk of lines is answered into its own reused byte buffer, which the calling thread then
+/// writes out in order with `write(2)`. Workers take chunks from a shared counter and touch
+/// only their chunk's buffer: no lock and no allocation per line on the common path. Other
+/// lines take the exact reader, whose error messages they get.
 public struct BatchRunner {
     let data: RoutingData
     let defaults: RouteRequest
     let full: Bool
     let durationOnly: Bool
     let threads: Int
+
+    /// Lines answered between two writes, and lines per unit of work handed to a worker (tests
+    /// make them small to cross their boundaries with few lines).
+    var groupLines = 8192
+    var chunkLines = 32
 
     /// `durationOnly`: answer with the travel time alone (a CH distance query, no path unpacking).
     public init(data: RoutingData, defaults: RouteRequest, full: Bool, durationOnly: Bool = false, threads: Int) {
@@ -34,51 +48,116 @@ public struct BatchRunner {
         }
     }
 
-    /// Reads query lines from `input` and writes one line per query to `output`, made by
-    /// `render` (called on the worker threads, so rendering runs in parallel too).
-    public func run(input: FileHandle, output: FileHandle, render: (BatchAnswer) -> String) throws -> Report {
+    /// Reading the queries or writing the answers failed (a closed pipe, a full disk).
+    public struct IOFailure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Reads query lines from file descriptor `input` until its end and writes one answer line
+    /// per query line to `output`, in input order. Blank lines (spaces, tabs, CR only) are skipped.
+    public func run(input: Int32, output: Int32) throws -> Report {
         var report = Report()
         let started = MonotonicClock.nanoseconds()
-        let services = try (0..<threads).map { _ in try RouteService(data: data) }
-        var pending = Data()
-        let chunkLines = 512
-        func flush(_ lines: [Substring]) {
-            var answers = [String](repeating: "", count: lines.count)
-            var latencies = [Double](repeating: 0, count: lines.count)
-            answers.withUnsafeMutableBufferPointer { a in
-                latencies.withUnsafeMutableBufferPointer { lat in
-                    Parallel.forEachChunk(count: lines.count, threads: threads, chunkSize: 16) { worker, range in
-                        for i in range {
-                            let t0 = MonotonicClock.nanoseconds()
-                            a[i] = render(answer(services[worker], lines[i]))
-                            lat[i] = Double(MonotonicClock.nanoseconds() - t0) / 1000
-                        }
-                    }
+        let workers = try (0..<threads).map { _ in try Worker(runner: self) }
+        let groupLines = max(1, groupLines), chunkLines = max(1, chunkLines)
+        let chunkCount = (groupLines + chunkLines - 1) / chunkLines
+        let outputs = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: chunkCount)
+        outputs.initialize(repeating: [])
+        let latencies = UnsafeMutableBufferPointer<Double>.allocate(capacity: groupLines)
+        let lines = UnsafeMutableBufferPointer<Range<Int>>.allocate(capacity: groupLines)
+        defer {
+            outputs.deinitialize().deallocate()
+            latencies.deallocate()
+            lines.deallocate()
+        }
+        var buffer: [UInt8] = []
+        var scanned = 0       // bytes of `buffer` already cut into lines
+        var lineCount = 0
+        var atEnd = false
+
+        /// Answers `lines[0 ..< lineCount]` (ranges into `bytes`) and writes the answers.
+        func flush(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+            let count = lineCount
+            guard count > 0 else { return }
+            Parallel.forEachChunk(count: count, threads: threads, chunkSize: chunkLines) { w, range in
+                let worker = workers[w]
+                let c = range.lowerBound / chunkLines
+                outputs[c].removeAll(keepingCapacity: true)
+                for i in range {
+                    let t0 = MonotonicClock.nanoseconds()
+                    worker.answer(UnsafeBufferPointer(rebasing: bytes[lines[i]]), into: &outputs[c])
+                    outputs[c].append(0x0A)
+                    latencies[i] = Double(MonotonicClock.nanoseconds() - t0) / 1000
                 }
             }
-            report.queries += lines.count
-            report.latenciesMicros += latencies
-            output.write((answers.joined(separator: "\n") + "\n").data(using: .utf8)!)
+            for c in 0..<(count + chunkLines - 1) / chunkLines { try writeAll(outputs[c], to: output) }
+            report.queries += count
+            report.latenciesMicros += UnsafeBufferPointer(rebasing: latencies[0..<count])
+            lineCount = 0
         }
-        var buffered: [Substring] = []
-        while true {
-            let chunk = input.readData(ofLength: 1 << 20)
-            if chunk.isEmpty { break }
-            pending.append(chunk)
-            guard let lastNewline = pending.lastIndex(of: 0x0A) else { continue }
-            let text = String(decoding: pending[pending.startIndex...lastNewline], as: UTF8.self)
-            pending = Data(pending[(lastNewline + 1)...])
-            buffered += text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-            while buffered.count >= chunkLines * threads {
-                flush(Array(buffered.prefix(chunkLines * threads)))
-                buffered.removeFirst(chunkLines * threads)
+
+        while !atEnd {
+            // Keep the unfinished last line, then read more after it.
+            if scanned > 0 {
+                buffer.removeSubrange(0..<scanned)
+                scanned = 0
+            }
+            let old = buffer.count, want = 1 << 20
+            buffer.append(contentsOf: repeatElement(0, count: want))
+            let got = try buffer.withUnsafeMutableBufferPointer { b in try readSome(input, b.baseAddress! + old, want) }
+            buffer.removeLast(want - got)
+            atEnd = got == 0
+            // Cut the complete lines (and, at the end of input, the last one); answer a group at a time.
+            try buffer.withUnsafeBufferPointer { b in
+                let end = b.count
+                while scanned < end {
+                    let lineEnd: Int
+                    if let p = memchr(b.baseAddress! + scanned, 0x0A, end - scanned) {
+                        lineEnd = b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+                    } else if atEnd {
+                        lineEnd = end
+                    } else {
+                        break
+                    }
+                    if !b[scanned..<lineEnd].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                        lines[lineCount] = scanned..<lineEnd
+                        lineCount += 1
+                        if lineCount == groupLines { try flush(b) }
+                    }
+                    scanned = min(end, lineEnd + 1)
+                }
+                try flush(b)
             }
         }
-        if !pending.isEmpty { buffered.append(Substring(String(decoding: pending, as: UTF8.self))) }
-        buffered.removeAll { $0.trimmingCharacters(in: .whitespaces).isEmpty }
-        if !buffered.isEmpty { flush(buffered) }
         report.seconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
         return report
+    }
+
+    /// One thread's search state and scratch request.
+    final class Worker {
+        let runner: BatchRunner
+        let service: RouteService
+        /// The defaults with two coordinates, reused for every plain line.
+        var request: RouteRequest
+
+        init(runner: BatchRunner) throws {
+            self.runner = runner
+            service = try RouteService(data: runner.data)
+            request = runner.defaults
+            request.coordinates = [(0, 0), (0, 0)]
+        }
+
+        /// Answers one line (its bytes, without the newline) into `out`.
+        func answer(_ line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+            if let plain = BatchLineScanner.scan(line) {
+                request.coordinates[0] = plain.from
+                request.coordinates[1] = plain.to
+                runner.answer(service, plain, request: request).writeJSON(to: &out)
+            } else {
+                let text = String(decoding: line, as: UTF8.self)
+                runner.answer(service, Substring(text)).writeJSON(to: &out)
+            }
+        }
     }
 
     /// One query line → one answer.
@@ -112,6 +191,11 @@ public struct BatchRunner {
     func answer(_ service: RouteService, _ line: BatchLineScanner.Line) -> BatchAnswer {
         var request = defaults
         request.coordinates = [line.from, line.to]
+        return answer(service, line, request: request)
+    }
+
+    /// The same, with `request` already holding the line's two points.
+    func answer(_ service: RouteService, _ line: BatchLineScanner.Line, request: RouteRequest) -> BatchAnswer {
         if let problem = request.validationProblem() { return BatchAnswer(id: line.id, code: "InvalidInput", message: problem) }
         do {
             if full {
@@ -129,6 +213,30 @@ public struct BatchRunner {
             return BatchAnswer(id: line.id, code: f.code, message: f.message)
         } catch {
             return BatchAnswer(id: line.id, code: "InvalidInput", message: "\(error)")
+        }
+    }
+}
+
+/// What one `read(2)` of up to `count` bytes gives (0 at the end of input), retrying interrupted reads.
+private func readSome(_ fd: Int32, _ into: UnsafeMutablePointer<UInt8>, _ count: Int) throws -> Int {
+    while true {
+        let n = read(fd, into, count)
+        if n >= 0 { return n }
+        if errno != EINTR { throw BatchRunner.IOFailure(description: "cannot read the queries from stdin: \(String(cString: strerror(errno)))") }
+    }
+}
+
+/// All of `bytes` to `fd`, retrying short and interrupted writes.
+private func writeAll(_ bytes: [UInt8], to fd: Int32) throws {
+    try bytes.withUnsafeBufferPointer { b in
+        var done = 0
+        while done < b.count {
+            let n = write(fd, b.baseAddress! + done, b.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw BatchRunner.IOFailure(description: "cannot write the answers to stdout: \(String(cString: strerror(errno)))")
+            }
+            done += n
         }
     }
 }

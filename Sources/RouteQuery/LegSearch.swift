@@ -46,18 +46,18 @@ public struct LegSearch {
 
     func endpoints(source: Phantom, target: Phantom) -> (sources: [CHEndpoint], targets: [CHEndpoint], shift: UInt32, expanded: UInt32?) {
         var sources: [CHEndpoint] = []
-        for (d, r) in source.directions { sources.append((r, partial(r, 1 - source.position(d)))) }
-        let shift = target.directions.map { data.rankWeight[Int($0.1)] }.max() ?? 0
+        sources.reserveCapacity(2)
+        source.forEachDirection { d, r in sources.append((r, partial(r, 1 - source.position(d)))) }
+        var shift: UInt32 = 0
+        target.forEachDirection { _, r in shift = max(shift, data.rankWeight[Int(r)]) }
         var targets: [CHEndpoint] = []
-        for (d, r) in target.directions {
-            targets.append((r, shift + partial(r, target.position(d)) - data.rankWeight[Int(r)]))
-        }
+        targets.reserveCapacity(2)
+        target.forEachDirection { d, r in targets.append((r, shift + partial(r, target.position(d)) - data.rankWeight[Int(r)])) }
         // On the same edge direction with the target behind the source, the search must leave
         // the edge and come back: start from the turns out of it instead.
         var expanded: UInt32?
-        for (d, r) in source.directions {
-            guard let td = target.directions.first(where: { $0.1 == r })?.0, td == d,
-                  target.position(d) < source.position(d) else { continue }
+        source.forEachDirection { d, r in
+            guard target.direction(of: r) == d, target.position(d) < source.position(d) else { return }
             expanded = r
             let offset = partial(r, 1 - source.position(d))
             sources.removeAll { $0.node == r }
@@ -84,7 +84,7 @@ public struct LegSearch {
         guard let (total, found) = algorithm == .ch ? ch.path(sources: s, targets: t) : dijkstra.path(sources: s, targets: t) else { return nil }
         var ranks = found
         // A path started from the turns out of the source edge: put the source edge back in front.
-        if let r = expanded, !source.directions.contains(where: { $0.1 == ranks[0] }) {
+        if let r = expanded, source.direction(of: ranks[0]) == nil {
             ranks.insert(r, at: 0)
         }
         return leg(ranks: ranks, weight: total - UInt64(shift), source: source, target: target)
@@ -92,8 +92,8 @@ public struct LegSearch {
 
     /// A leg along given edge-based nodes (a found path), with the time spent on each.
     func leg(ranks: [UInt32], weight: UInt64, source: Phantom, target: Phantom) -> Leg {
-        let sourceDirection = source.directions.first { $0.1 == ranks[0] }?.0 ?? 0
-        let targetDirection = target.directions.first { $0.1 == ranks[ranks.count - 1] }?.0 ?? 0
+        let sourceDirection = source.direction(of: ranks[0]) ?? 0
+        let targetDirection = target.direction(of: ranks[ranks.count - 1]) ?? 0
         var times: [Double] = []
         if ranks.count == 1 {
             let r = ranks[0]

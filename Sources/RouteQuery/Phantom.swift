@@ -32,6 +32,19 @@ public struct Phantom {
         return d == 0 ? f : 1 - f
     }
 
+    /// `body(direction, rank)` for the usable directions, along the shape first (no array).
+    @inline(__always) func forEachDirection(_ body: (Int, UInt32) -> Void) {
+        if forwardRank != UInt32.max { body(0, forwardRank) }
+        if backwardRank != UInt32.max { body(1, backwardRank) }
+    }
+
+    /// The usable direction whose rank is `rank` (0 along the shape), or nil.
+    @inline(__always) func direction(of rank: UInt32) -> Int? {
+        if forwardRank != UInt32.max && forwardRank == rank { return 0 }
+        if backwardRank != UInt32.max && backwardRank == rank { return 1 }
+        return nil
+    }
+
     /// The usable directions: (direction, rank).
     var directions: [(Int, UInt32)] {
         var out: [(Int, UInt32)] = []

@@ -19,6 +19,20 @@ public enum Polyline {
         return out.string
     }
 
+    /// The same from separate latitude and longitude lists (a route's points as assembled),
+    /// without pairing them up first.
+    public static func encode(lat: [Double], lon: [Double], precision: Int = 5) -> String {
+        precondition((0...10).contains(precision), "polyline precision \(precision) outside 0...10")
+        precondition(lat.count == lon.count, "latitude and longitude counts differ")
+        let factor = power10(precision)
+        var out = PolylineWriter(capacity: lat.count * 8)
+        for i in lat.indices {
+            out.append(lat: Int64((lat[i] * factor).rounded(.toNearestOrAwayFromZero)),
+                       lon: Int64((lon[i] * factor).rounded(.toNearestOrAwayFromZero)))
+        }
+        return out.string
+    }
+
     /// Encodes coordinates given in 1e-7 degrees (the graph file's unit), rounding in integers
     /// so no floating-point step can tip a half either way.
     public static func encode<Lat: Collection, Lon: Collection>(latE7: Lat, lonE7: Lon, precision: Int = 5) -> String

@@ -9,6 +9,7 @@ struct RouteAssembly {
         var lat: [Double] = [], lon: [Double] = []
         var distance = 0.0, duration = 0.0
         for (i, leg) in legs.enumerated() {
+            data.prefetch(ranks: leg.ranks)
             let pieces = leg.pieces(data, source: phantoms[i], target: phantoms[i + 1])
             let meters = pieces.reduce(0) { $0 + $1.meters }
             let seconds = Double(leg.weight) / 10
@@ -53,24 +54,32 @@ struct RouteAssembly {
 
     func geometry(_ lat: [Double], _ lon: [Double]) -> RouteGeometry {
         switch request.geometries {
-        case .polyline6: return .polyline(Polyline.encode(zip(lat, lon).map { (lat: $0, lon: $1) }, precision: 6))
-        case .polyline: return .polyline(Polyline.encode(zip(lat, lon).map { (lat: $0, lon: $1) }, precision: 5))
+        case .polyline6: return .polyline(Polyline.encode(lat: lat, lon: lon, precision: 6))
+        case .polyline: return .polyline(Polyline.encode(lat: lat, lon: lon, precision: 5))
         case .geojson: return .lineString(zip(lon, lat).map { LonLat.rounded(lon: $0, lat: $1) })
         }
     }
 
-    /// The names of the two roads driven longest, in route order (OSRM's leg summary).
+    /// The names of the two roads driven longest, in route order (OSRM's leg summary). A route
+    /// has few names and long runs of each: a short list with the last one remembered, not a
+    /// dictionary probe per piece.
     func summary(_ pieces: [DrivenPiece]) -> String {
-        var meters: [UInt32: Double] = [:]
-        var firstSeen: [UInt32: Int] = [:]
+        var names: [(name: UInt32, meters: Double, firstSeen: Int)] = []
+        var last = -1
         for (i, p) in pieces.enumerated() {
             let name = data.edgeName[p.edge]
             guard name != 0 else { continue }
-            meters[name, default: 0] += p.meters
-            if firstSeen[name] == nil { firstSeen[name] = i }
+            if last < 0 || names[last].name != name {
+                last = names.firstIndex { $0.name == name } ?? -1
+                if last < 0 {
+                    names.append((name, 0, i))
+                    last = names.count - 1
+                }
+            }
+            names[last].meters += p.meters
         }
-        let top = meters.sorted { ($0.value, -firstSeen[$0.key]!) > ($1.value, -firstSeen[$1.key]!) }.prefix(2)
-        return top.sorted { firstSeen[$0.key]! < firstSeen[$1.key]! }.map { data.string($0.key) }.joined(separator: ", ")
+        let top = names.sorted { ($0.meters, -$0.firstSeen) > ($1.meters, -$1.firstSeen) }.prefix(2)
+        return top.sorted { $0.firstSeen < $1.firstSeen }.map { data.string($0.name) }.joined(separator: ", ")
     }
 
     func stepResponse(_ s: RouteStep) -> RouteStepResponse {

@@ -29,8 +29,7 @@ public final class RouteService {
     }
 
     public func snap(lon: Double, lat: Double, radius: Double?, bearing: (degrees: Double, range: Double)?) -> Phantom? {
-        guard let c = snapper.snap(lon: lon, lat: lat, radiusMeters: radius, bearing: bearing) else { return nil }
-        return Phantom(candidate: c)
+        snapper.snapPhantom(lon: lon, lat: lat, radiusMeters: radius, bearing: bearing)
     }
 
     /// The legs between consecutive phantoms, or NoRoute. With `continueStraight`, a leg after a

@@ -46,6 +46,14 @@ public final class Snapper {
 
     /// Edges already tested in the current query (an edge is listed in every cell it crosses).
     private let tested = EdgeVisitSet()
+    /// The untested edges of the cell being visited (kept: no allocation per query).
+    private var cellScratch = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 256)
+    /// Keeps the loads that bring a cell's shapes into the cache from being optimised away.
+    private var touchSink: Int32 = 0
+    /// One ring's cells with their distance bounds (kept: no allocation per query).
+    private var ringScratch: [(bound: Double, cell: Int)] = []
+
+    deinit { cellScratch.deallocate() }
 
     /// Reads the grid, shape, edge and rank sections once (as views into the mapped file) and
     /// checks their lengths, so a damaged file is refused here rather than read out of bounds.
@@ -84,21 +92,36 @@ public final class Snapper {
         return pair.nearest
     }
 
+    /// `snap`'s answer as a route's end point: the same road and point, without the segment's
+    /// bearing (which only nearest answers show).
+    public func snapPhantom(lon: Double, lat: Double, radiusMeters: Double? = nil, bearing: (degrees: Double, range: Double)? = nil) -> Phantom? {
+        guard let (nearest, main) = nearestAndMainHits(lon: lon, lat: lat, radiusMeters: radiusMeters, bearing: bearing,
+                                                       searchMainComponent: true) else { return nil }
+        return phantom(main ?? nearest)
+    }
+
     /// The nearest usable road, and, when that is not on the main network, the nearest one that
     /// is and that the main-component rule accepts (nil if none). With `searchMainComponent`
     /// false only the nearest is searched.
     public func nearestAndMain(lon: Double, lat: Double, radiusMeters: Double? = nil, bearing: (degrees: Double, range: Double)? = nil,
                                searchMainComponent: Bool = true) -> (nearest: SnapCandidate, main: SnapCandidate?)? {
+        guard let (nearest, main) = nearestAndMainHits(lon: lon, lat: lat, radiusMeters: radiusMeters, bearing: bearing,
+                                                       searchMainComponent: searchMainComponent) else { return nil }
+        return (candidate(nearest), main.map(candidate))
+    }
+
+    private func nearestAndMainHits(lon: Double, lat: Double, radiusMeters: Double?, bearing: (degrees: Double, range: Double)?,
+                                    searchMainComponent: Bool) -> (nearest: SnapHit, main: SnapHit?)? {
         guard let query = SnapQuery(lon: lon, lat: lat, radiusMeters: radiusMeters, bearing: bearing) else { return nil }
         var collector = NearestAndMainCollector(limit: query.limit, radius: radiusMeters, searchMain: searchMainComponent)
         search(query, into: &collector)
         guard let nearest = collector.nearest else { return nil }
-        var main: SnapCandidate?
+        var main: SnapHit?
         if searchMainComponent, nearest.component != 0, let m = collector.main,
            m.distance <= Self.mainComponentReach(nearestMeters: nearest.distance, radiusMeters: radiusMeters, limit: query.limit) {
-            main = candidate(m)
+            main = m
         }
-        return (candidate(nearest), main)
+        return (nearest, main)
     }
 
     /// Up to `limit` nearest usable roads within the radius (or cap), one per edge, nearest
@@ -120,6 +143,10 @@ public final class Snapper {
     // MARK: - Search
 
     /// Visits grid cells ring by ring around the query until the collector cannot improve.
+    /// Within a ring, cells go nearest first, and a cell farther than anything that could still
+    /// matter is skipped (a segment lies in the cells its bounding box reaches, so its nearest
+    /// point is no nearer than the nearest of those cells). Which cells are visited, and in
+    /// what order, never changes the answer: hits are ranked by (distance, edge, segment).
     private func search<C: SnapCollector>(_ q: SnapQuery, into collector: inout C) {
         tested.startQuery()
         let qRow = Int(((q.lat - gridMinLat) / cellDegrees).rounded(.down))
@@ -131,19 +158,46 @@ public final class Snapper {
             let perDegreeLon = q.boundMetersPerDegreeLon(within: stop)
             guard let bound = lowerBound(ring: k, q, qRow, qColumn, perDegreeLon) else { return }
             if max(bound, distanceToGrid(q, perDegreeLon)) > stop { return }
-            let r0 = qRow - k, r1 = qRow + k, c0 = qColumn - k, c1 = qColumn + k
-            let cLo = max(0, c0), cHi = min(columns - 1, c1)
-            if cLo <= cHi {
-                if r0 >= 0 && r0 < rows { for c in cLo...cHi { visit(cell: r0 * columns + c, q, &collector) } }
-                if k > 0 && r1 >= 0 && r1 < rows { for c in cLo...cHi { visit(cell: r1 * columns + c, q, &collector) } }
-            }
-            let rLo = max(0, r0 + 1), rHi = min(rows - 1, r1 - 1)
-            if k > 0 && rLo <= rHi {
-                if c0 >= 0 && c0 < columns { for r in rLo...rHi { visit(cell: r * columns + c0, q, &collector) } }
-                if c1 >= 0 && c1 < columns { for r in rLo...rHi { visit(cell: r * columns + c1, q, &collector) } }
+            if k == 0 {
+                visit(cell: qRow * columns + qColumn, q, &collector)
+            } else {
+                visitRing(k, q, qRow, qColumn, perDegreeLon, &collector)
             }
             k += 1
         }
+    }
+
+    /// The grid cells of ring k (k ≥ 1) nearest first, each only while it could still hold a
+    /// hit that matters.
+    private func visitRing<C: SnapCollector>(_ k: Int, _ q: SnapQuery, _ qRow: Int, _ qColumn: Int, _ perDegreeLon: Double,
+                                             _ collector: inout C) {
+        let r0 = qRow - k, r1 = qRow + k, c0 = qColumn - k, c1 = qColumn + k
+        let cLo = max(0, c0), cHi = min(columns - 1, c1), rLo = max(0, r0 + 1), rHi = min(rows - 1, r1 - 1)
+        // (bound, cell) of the ring's cells inside the grid.
+        ringScratch.removeAll(keepingCapacity: true)
+        func add(_ r: Int, _ c: Int) { ringScratch.append((cellBound(r, c, q, perDegreeLon), r * columns + c)) }
+        if cLo <= cHi {
+            if r0 >= 0 && r0 < rows { for c in cLo...cHi { add(r0, c) } }
+            if r1 >= 0 && r1 < rows { for c in cLo...cHi { add(r1, c) } }
+        }
+        if rLo <= rHi {
+            if c0 >= 0 && c0 < columns { for r in rLo...rHi { add(r, c0) } }
+            if c1 >= 0 && c1 < columns { for r in rLo...rHi { add(r, c1) } }
+        }
+        ringScratch.sort { $0.bound < $1.bound || ($0.bound == $1.bound && $0.cell < $1.cell) }
+        for (bound, cell) in ringScratch {
+            if bound > min(q.limit, collector.usefulDistance) { break }
+            visit(cell: cell, q, &collector)
+        }
+    }
+
+    /// A lower bound of the distance from the query to any point of cell (r, c): the larger of
+    /// its north–south and east–west gaps, each measured so as never to overestimate.
+    @inline(__always) private func cellBound(_ r: Int, _ c: Int, _ q: SnapQuery, _ perDegreeLon: Double) -> Double {
+        let south = gridMinLat + Double(r) * cellDegrees, west = gridMinLon + Double(c) * cellDegrees
+        let dLat = max(0, south - q.lat, q.lat - (south + cellDegrees)) * q.boundMetersPerDegreeLat
+        let dLon = max(0, west - q.lon, q.lon - (west + cellDegrees)) * perDegreeLon
+        return max(dLat, dLon)
     }
 
     /// A lower bound of the distance from the query to any grid cell in rings ≥ k (the area
@@ -165,13 +219,36 @@ public final class Snapper {
         return (dLat * dLat + dLon * dLon).squareRoot()
     }
 
-    @inline(__always) private func visit<C: SnapCollector>(cell: Int, _ q: SnapQuery, _ collector: inout C) {
+    /// Tests every edge of the cell not tested yet. The edges of a cell lie all over the edge
+    /// and shape arrays, and waiting for each one's memory in turn was most of a snap's time:
+    /// first the cell's edges are listed (their shape ranges loaded side by side, so the
+    /// misses overlap), then their first shape points are touched the same way, then tested
+    /// in the cell's order as before (the answer does not change).
+    private func visit<C: SnapCollector>(cell: Int, _ q: SnapQuery, _ collector: inout C) {
         let first = Int(cellFirst[cell]), end = Int(cellFirst[cell + 1])
         guard first <= end, end <= cellEdges.count else { return }
+        if cellScratch.count < end - first {
+            cellScratch.deallocate()
+            cellScratch = .allocate(capacity: max(2 * cellScratch.count, end - first))
+        }
+        let scratch = cellScratch
+        var n = 0
         for i in first..<end {
-            let e = Int(cellEdges[i])
-            guard e < edgeCount, tested.insert(UInt32(e)) else { continue }
-            if let hit = nearestHit(onEdge: e, q, within: min(q.limit, collector.usefulDistance)) { collector.offer(hit) }
+            let e = cellEdges[i]
+            guard Int(e) < edgeCount, tested.insert(e) else { continue }
+            scratch[n] = e
+            n += 1
+        }
+        var touched: Int32 = 0
+        for k in 0..<n {
+            let e = Int(scratch[k])
+            let s0 = Int(edgeShapeFirst[e])
+            if s0 < shapeLatE7.count { touched ^= shapeLatE7[s0] ^ shapeLonE7[s0] }
+            touched ^= Int32(truncatingIfNeeded: edgeDirectionRank[2 * e])
+        }
+        touchSink = touched
+        for k in 0..<n {
+            if let hit = nearestHit(onEdge: Int(scratch[k]), q, within: min(q.limit, collector.usefulDistance)) { collector.offer(hit) }
         }
     }
 
@@ -226,147 +303,32 @@ public final class Snapper {
     private func candidate(_ h: SnapHit) -> SnapCandidate {
         let s0 = Int(edgeShapeFirst[h.edge]), s1 = Int(edgeShapeFirst[h.edge + 1])
         func point(_ i: Int) -> GeoPoint { GeoPoint(lon: Double(shapeLonE7[i]) * 1e-7, lat: Double(shapeLatE7[i]) * 1e-7) }
-        var before = 0.0
-        for i in s0..<h.shapeIndex { before += haversineMeters(point(i), point(i + 1)) }
         let j = min(h.shapeIndex + 1, s1 - 1)
-        let along = before + h.t * haversineMeters(point(h.shapeIndex), point(j))
         let length = Double(edgeLengthCm[h.edge])
         // The direction of a repeated point is that of the next (or previous) real segment.
         var a = h.shapeIndex, b = j
         while b + 1 < s1 && point(a) == point(b) { b += 1 }
         while a > s0 && point(a) == point(b) { a -= 1 }
         return SnapCandidate(edge: h.edge, segment: h.shapeIndex - s0, fraction: h.t, lon: h.lon, lat: h.lat,
-                             distanceMeters: h.distance, offsetCm: min(length, max(0, along * 100)), edgeLengthCm: length,
+                             distanceMeters: h.distance, offsetCm: offsetCm(h), edgeLengthCm: length,
                              bearingDegrees: initialBearingDegrees(from: point(a), to: point(b)),
                              forwardRank: h.forwardRank, backwardRank: h.backwardRank, component: h.component)
     }
-}
 
-/// A local equirectangular projection around a point: metres east and north of it. Within a
-/// few kilometres its distances are within 0.1 % of the great circle — enough to find the
-/// closest point of a segment; callers measure the distance to it with haversine.
-struct LocalProjection {
-    let lon0: Double, lat0: Double
-    let metersPerDegreeLon: Double, metersPerDegreeLat: Double
-
-    init(lon: Double, lat: Double) {
-        lon0 = lon
-        lat0 = lat
-        metersPerDegreeLat = earthMeanRadiusMeters * Double.pi / 180
-        metersPerDegreeLon = metersPerDegreeLat * cos(lat * Double.pi / 180)
+    /// What a route needs of a hit (no bearing: that is for nearest answers only).
+    private func phantom(_ h: SnapHit) -> Phantom {
+        Phantom(edge: h.edge, offsetCm: offsetCm(h), lengthCm: Double(edgeLengthCm[h.edge]), forwardRank: h.forwardRank,
+                backwardRank: h.backwardRank, lon: h.lon, lat: h.lat, distance: h.distance)
     }
 
-    /// The closest point of segment a → b to the origin: its fraction t along the segment
-    /// and its squared projected distance (m²).
-    @inline(__always) func closest(aLon: Double, aLat: Double, bLon: Double, bLat: Double) -> (t: Double, squaredMeters: Double) {
-        let ax = (aLon - lon0) * metersPerDegreeLon, ay = (aLat - lat0) * metersPerDegreeLat
-        let dx = (bLon - aLon) * metersPerDegreeLon, dy = (bLat - aLat) * metersPerDegreeLat
-        let lengthSquared = dx * dx + dy * dy
-        let t = lengthSquared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0
-        let px = ax + t * dx, py = ay + t * dy
-        return (t, px * px + py * py)
-    }
-}
-
-/// One query's fixed inputs.
-struct SnapQuery {
-    let lon: Double, lat: Double
-    let point: GeoPoint
-    let limit: Double
-    let bearing: (degrees: Double, range: Double)?
-    let projection: LocalProjection
-    /// Metres per degree of latitude, a little under, so it never overestimates a distance.
-    let boundMetersPerDegreeLat: Double
-    /// Relative error of the local projection per metre from the query: 2 tan(lat) / R.
-    let projectionDrift: Double
-
-    /// Metres per degree of longitude that never overestimate the great-circle distance to a
-    /// point within `d` metres: the cosine at the latitude farthest from the equator it can
-    /// have. Bounded by the current best rather than the radius, so an unlimited radius does
-    /// not make every column look close.
-    func boundMetersPerDegreeLon(within d: Double) -> Double {
-        let reachDegrees = min(90, abs(lat) + min(d, 2e7) / (earthMeanRadiusMeters * Double.pi / 180))
-        return boundMetersPerDegreeLat * max(0, cos(reachDegrees * Double.pi / 180))
-    }
-
-    init?(lon: Double, lat: Double, radiusMeters: Double?, bearing: (degrees: Double, range: Double)?) {
-        guard lon.isFinite, lat.isFinite, abs(lon) <= 180, abs(lat) <= 90 else { return nil }
-        let limit = radiusMeters ?? Snapper.defaultSearchCapMeters
-        guard limit >= 0, !limit.isNaN else { return nil }
-        if let bearing, !(bearing.degrees.isFinite && bearing.range.isFinite) { return nil }
-        self.lon = lon
-        self.lat = lat
-        point = GeoPoint(lon: lon, lat: lat)
-        self.limit = limit
-        // A range of 180° or more lets every direction through: no filter.
-        self.bearing = bearing.flatMap { $0.range >= 180 ? nil : $0 }
-        projection = LocalProjection(lon: lon, lat: lat)
-        // 0.999: the sphere's great circles are a hair shorter than these straight-line figures.
-        boundMetersPerDegreeLat = earthMeanRadiusMeters * Double.pi / 180 * 0.999
-        projectionDrift = 2 * tan(min(89, abs(lat)) * Double.pi / 180) / earthMeanRadiusMeters
-    }
-}
-
-/// A set of edge ids for one query at a time: open addressing with a query stamp per slot, so
-/// starting a new query clears nothing and memory follows the largest query, not the graph
-/// (an array of stamps per edge would cost 4 bytes × edges for every Snapper).
-final class EdgeVisitSet {
-    private var keys: UnsafeMutableBufferPointer<UInt32>
-    private var stamps: UnsafeMutableBufferPointer<UInt32>
-    private var stamp: UInt32 = 0
-    private var count = 0
-    private var shift: UInt32 = 32 - 10
-
-    init() {
-        keys = .allocate(capacity: 1 << 10)
-        keys.initialize(repeating: 0)
-        stamps = .allocate(capacity: 1 << 10)
-        stamps.initialize(repeating: 0)
-    }
-
-    deinit {
-        keys.deallocate()
-        stamps.deallocate()
-    }
-
-    func startQuery() {
-        count = 0
-        if stamp == UInt32.max {
-            stamps.update(repeating: 0)
-            stamp = 0
-        }
-        stamp += 1
-    }
-
-    /// Adds e; false when it was already there this query.
-    @inline(__always) func insert(_ e: UInt32) -> Bool {
-        let mask = keys.count - 1
-        // Fibonacci hashing: the top bits of e × 2³²/φ.
-        var i = Int((e &* 0x9E37_79B9) >> shift)
-        while stamps[i] == stamp {
-            if keys[i] == e { return false }
-            i = (i + 1) & mask
-        }
-        keys[i] = e
-        stamps[i] = stamp
-        count += 1
-        if count * 2 > keys.count { grow() }
-        return true
-    }
-
-    /// Doubles the table, keeping this query's entries.
-    private func grow() {
-        let oldKeys = keys, oldStamps = stamps
-        keys = .allocate(capacity: oldKeys.count * 2)
-        keys.initialize(repeating: 0)
-        stamps = .allocate(capacity: oldKeys.count * 2)
-        stamps.initialize(repeating: 0)
-        shift -= 1
-        let current = stamp
-        stamp = 1
-        count = 0
-        for i in 0..<oldKeys.count where oldStamps[i] == current { _ = insert(oldKeys[i]) }
-        oldKeys.deallocate()
-        oldStamps.deallocate()
+    /// Along the shape from the edge's start to the hit, in 0 ... the edge's length (cm).
+    private func offsetCm(_ h: SnapHit) -> Double {
+        let s1 = Int(edgeShapeFirst[h.edge + 1])
+        func point(_ i: Int) -> GeoPoint { GeoPoint(lon: Double(shapeLonE7[i]) * 1e-7, lat: Double(shapeLatE7[i]) * 1e-7) }
+        var before = 0.0
+        for i in Int(edgeShapeFirst[h.edge])..<h.shapeIndex { before += haversineMeters(point(i), point(i + 1)) }
+        let j = min(h.shapeIndex + 1, s1 - 1)
+        let along = before + h.t * haversineMeters(point(h.shapeIndex), point(j))
+        return min(Double(edgeLengthCm[h.edge]), max(0, along * 100))
     }
 }

@@ -81,9 +81,6 @@ struct StepBuilder {
     /// The step that starts between two pieces, or nil when the driver just carries on.
     private func maneuver(from a: DrivenPiece, to b: DrivenPiece, exitsPassed: inout Int) -> RouteStep? {
         let node = data.endNode(a.edge, a.direction)
-        let arriving = data.bearingArriving(a.edge, a.direction)
-        let leaving = data.bearingLeaving(b.edge, b.direction)
-        let angle = turnAngle(arriving: arriving, leaving: leaving)
         let roads = Int(data.nodeFirstEnd[node + 1] - data.nodeFirstEnd[node])
         let inRoundabout = data.edgeFlags[a.edge] & EdgeFlags.roundabout != 0
         let toRoundabout = data.edgeFlags[b.edge] & EdgeFlags.roundabout != 0
@@ -97,11 +94,33 @@ struct StepBuilder {
         func isHighway(_ c: UInt8) -> Bool { c == 0 || c == 2 }       // motorway, trunk
         func isLink(_ c: UInt8) -> Bool { c % 2 == 1 && c <= 9 }      // *_link
 
-        var type: ManeuverType?
+        // Inside a roundabout, and along the same road through a plain node, nothing is said:
+        // no bearing needed (the trigonometry is most of a step's cost).
         if inRoundabout && toRoundabout {
             exitsPassed += roundaboutExits(at: node)
             return nil
-        } else if toRoundabout {
+        }
+        let ramp = (isLink(classB) && !isLink(classA) && !isHighway(classA)) || (isHighway(classA) && isLink(classB))
+            || (isLink(classA) && isHighway(classB))
+        if !toRoundabout && !inRoundabout && !ramp && roads <= 2 && sameRoad { return nil }
+        let arriving = data.bearingArriving(a.edge, a.direction)
+        let leaving = data.bearingLeaving(b.edge, b.direction)
+        let angle = turnAngle(arriving: arriving, leaving: leaving)
+        // The bearing of every road leaving the node, worked out once for both uses below.
+        var ends: [Double]?
+        func endBearings() -> [Double] {
+            if let ends { return ends }
+            let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
+            let found = (first..<end).map { i -> Double in
+                let ed = Int(data.nodeEnds[i])
+                return data.bearingLeaving(ed >> 1, ed & 1)
+            }
+            ends = found
+            return found
+        }
+
+        var type: ManeuverType?
+        if toRoundabout {
             type = .roundabout
             exitsPassed = 0
         } else if inRoundabout {
@@ -117,7 +136,7 @@ struct StepBuilder {
         } else if abs(angle) < 20 {
             type = sameRoad ? nil : .newName
         } else {
-            let others = otherExitAngles(node: node, arriving: arriving, except: b)
+            let others = otherExitAngles(node: node, arriving: arriving, except: b, bearings: endBearings())
             if sameRoad {
                 // Staying on the same road through a junction needs a word only for a real turn.
                 type = abs(angle) >= 55 ? .continue : nil
@@ -136,7 +155,7 @@ struct StepBuilder {
         var step = RouteStep(type: type, modifier: modifier, bearingBefore: arriving.rounded(), bearingAfter: leaving.rounded(),
                              location: location, exit: nil,
                              name: data.string(nameB), ref: data.string(refB))
-        let (bearings, inIndex, outIndex) = intersection(node: node, arriving: a, leaving: b)
+        let (bearings, inIndex, outIndex) = intersection(node: node, arriving: a, leaving: b, bearings: endBearings())
         step.intersectionBearings = bearings
         step.intersectionIn = inIndex
         step.intersectionOut = outIndex
@@ -154,26 +173,29 @@ struct StepBuilder {
         return exits
     }
 
-    /// Turn angles of the drivable ways out of `node` other than `chosen` and the way back.
-    private func otherExitAngles(node: Int, arriving: Double, except chosen: DrivenPiece) -> [Double] {
+    /// Turn angles of the drivable ways out of `node` other than `chosen` and the way back
+    /// (`bearings`: of every road end at the node, in order).
+    private func otherExitAngles(node: Int, arriving: Double, except chosen: DrivenPiece, bearings: [Double]) -> [Double] {
         var out: [Double] = []
-        for i in Int(data.nodeFirstEnd[node])..<Int(data.nodeFirstEnd[node + 1]) {
+        let first = Int(data.nodeFirstEnd[node])
+        for i in first..<Int(data.nodeFirstEnd[node + 1]) {
             let ed = Int(data.nodeEnds[i])
             let e = ed >> 1, d = ed & 1
             guard data.edgeDirectionRank[ed] != UInt32.max, !(e == chosen.edge && d == chosen.direction) else { continue }
-            let a = turnAngle(arriving: arriving, leaving: data.bearingLeaving(e, d))
+            let a = turnAngle(arriving: arriving, leaving: bearings[i - first])
             if abs(a) < 170 { out.append(a) }
         }
         return out
     }
 
     /// OSRM's intersection: bearings of every road at the node (sorted), the one arrived on, the one taken.
-    private func intersection(node: Int, arriving: DrivenPiece, leaving: DrivenPiece) -> ([Int], Int?, Int?) {
+    private func intersection(node: Int, arriving: DrivenPiece, leaving: DrivenPiece, bearings: [Double]) -> ([Int], Int?, Int?) {
         var roads: [(Int, Bool, Bool)] = []
-        for i in Int(data.nodeFirstEnd[node])..<Int(data.nodeFirstEnd[node + 1]) {
+        let first = Int(data.nodeFirstEnd[node])
+        for i in first..<Int(data.nodeFirstEnd[node + 1]) {
             let ed = Int(data.nodeEnds[i])
             let e = ed >> 1, d = ed & 1
-            let bearing = Int(data.bearingLeaving(e, d).rounded()) % 360
+            let bearing = Int(bearings[i - first].rounded()) % 360
             let isOut = e == leaving.edge && d == leaving.direction
             let isBack = e == arriving.edge && d != arriving.direction
             roads.append((bearing, isBack, isOut))

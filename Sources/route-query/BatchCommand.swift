@@ -32,7 +32,7 @@ struct BatchCommand: ParsableCommand {
         try options.apply(to: &defaults)
         let runner = BatchRunner(data: data, defaults: defaults, full: full, durationOnly: durationOnly,
                                  threads: common.threadCount)
-        let report = try runner.run(input: FileHandle.standardInput, output: FileHandle.standardOutput, render: Render.batchLine)
+        let report = try runner.run(input: 0, output: 1)   // stdin, stdout
         if stats { StdIO.err(report.text + "\n") }
     }
 }

@@ -14,13 +14,4 @@ enum Render {
     static func line<T: Encodable>(_ value: T) -> String {
         do { return try JSONEncoding.string(value, pretty: false) } catch { fatalError("route-query: cannot encode \(T.self): \(error)") }
     }
-
-    /// A batch answer line: the hand-written writer of the answer types (the same bytes as
-    /// `line`, measurably faster on answers with whole routes).
-    static func batchLine(_ answer: BatchAnswer) -> String {
-        var text = ""
-        text.reserveCapacity(256)
-        answer.writeJSON(to: &text)
-        return text
-    }
 }
