@@ -191,9 +191,11 @@ struct NodePassResult {
         let crossingKey = block.stringIndex(of: "crossing")
         neededIds.withUnsafeBufferPointer { needed in
             var p = 0
-            var previous = Int64.min
+            var previous = Int64.max
             block.forEachNode { node in
-                // Files sorted by id need one forward walk; unsorted ones a search per node.
+                // Files sorted by id need one search per block (its first node: walking from the
+                // start of `needed` in every block would be quadratic) and then a forward walk;
+                // unsorted ones a search per node.
                 if node.id < previous { p = lowerBound(needed, node.id) }
                 previous = node.id
                 while p < needed.count && needed[p] < node.id { p += 1 }
