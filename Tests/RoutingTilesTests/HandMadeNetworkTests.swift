@@ -130,7 +130,7 @@ final class HandMadeNetworkTests: XCTestCase {
 
 /// Pass 1 skips blocks whose first group holds nodes; a block that holds ways after its nodes
 /// must still give the same network (the reader notices and reads the file again in full).
-final class NodeBlockSkippingTests: XCTestCase {
+final class MixedNodeWayBlockTests: XCTestCase {
     func testBlockMixingNodesAndWaysGivesTheSameTiles() throws {
         let scratch = Scratch()
         defer { scratch.remove() }
