@@ -91,7 +91,7 @@ public final class PBFReader {
     }
 }
 
-/// Worker threads that decode blobs and apply `map`; results are picked up by sequence number.
+/// Worker threads that run `work` on blobs (decode and map, or peek and skip); results are picked up by sequence number.
 final class BlockPipeline<T> {
     private let condition = NSCondition()
     private var queue: [(Int, RawBlob)] = []
