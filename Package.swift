@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "ToolSupport", dependencies: ["OffgridCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "TileMath", dependencies: ["OffgridCore"]),
-        .target(name: "OSMPBF", dependencies: ["OSMPBFProto", "CProtobufC", "OffgridCore"]),
+        .target(name: "OSMPBF", dependencies: ["OSMPBFProto", "CProtobufC", "CZlib", "OffgridCore"]),
         .target(name: "RoutingProfile", dependencies: ["OffgridCore"]),
         .target(name: "RoutingTiles", dependencies: ["OffgridCore", "TileMath", "OSMPBF", "RoutingProfile"]),
         // One pack container (preamble, header, sorted index, positioned single-entry reads) for every pack kind.

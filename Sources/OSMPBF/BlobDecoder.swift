@@ -5,7 +5,7 @@ import OSMPBFProto
 /// so decoding a block allocates nothing once the first few blocks have sized them.
 final class BlobDecoder {
     let path: String
-    private let arena: OpaquePointer
+    let arena: OpaquePointer
     private var inflated: [UInt8] = []
 
     init(path: String) {
@@ -16,6 +16,12 @@ final class BlobDecoder {
     deinit { og_arena_destroy(arena) }
 
     var reservedBytes: Int { og_arena_reserved(arena) + inflated.capacity }
+
+    /// The reusable inflate buffer, at least `size` bytes, for `body`'s use only.
+    func withInflateBuffer<R>(_ size: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if inflated.count < size { inflated = [UInt8](repeating: 0, count: size) }
+        return try inflated.withUnsafeMutableBufferPointer { try body($0) }
+    }
 
     /// Uncompresses the blob and hands its payload to `body`; the payload lives until the next call.
     private func withPayload<R>(_ blob: RawBlob, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {

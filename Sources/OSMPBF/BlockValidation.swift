@@ -11,11 +11,12 @@ extension PrimitiveBlock {
         for i in 0..<n where strings![i].len > 0 && strings![i].data == nil { return "string \(i) has no bytes" }
         @inline(__always) func validIndex(_ i: Int) -> Bool { i >= 0 && i < n }
 
+        // `what` is built only for the message: a String per object would cost more than the check.
         func checkKeysVals(_ keys: UnsafeMutablePointer<UInt32>?, _ nk: Int,
-                           _ vals: UnsafeMutablePointer<UInt32>?, _ nv: Int, _ what: String) -> String? {
-            guard nk == nv else { return "\(what) has \(nk) keys but \(nv) values" }
+                           _ vals: UnsafeMutablePointer<UInt32>?, _ nv: Int, _ what: @autoclosure () -> String) -> String? {
+            guard nk == nv else { return "\(what()) has \(nk) keys but \(nv) values" }
             for i in 0..<nk where !validIndex(Int(keys![i])) || !validIndex(Int(vals![i])) {
-                return "\(what) tag \(i) refers to a string outside the table"
+                return "\(what()) tag \(i) refers to a string outside the table"
             }
             return nil
         }

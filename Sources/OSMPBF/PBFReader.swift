@@ -34,7 +34,28 @@ public final class PBFReader {
                                 progress: ((Int64) -> Void)? = nil,
                                 map: @escaping (PrimitiveBlock) throws -> T,
                                 reduce: (BlobLocation, T) throws -> Void) throws {
-        let pipeline = BlockPipeline<T>(path: path, workers: threads, map: map)
+        try forEachBlob(only: only, progress: progress, work: { decoder, blob in
+            try decoder.withPrimitiveBlock(blob, map)
+        }, reduce: reduce)
+    }
+
+    /// `forEachBlock` for a pass that wants ways and relations: a block whose first group holds
+    /// nodes is not decoded (a peek at its first bytes tells) and reaches `reduce` as nil, to be
+    /// read later with `only:` if needed. Blocks that mix nodes with other objects after a node
+    /// group are the caller's to detect in that later read (`PrimitiveBlock.wayCount` etc.).
+    public func forEachBlockSkippingNodeBlocks<T>(progress: ((Int64) -> Void)? = nil,
+                                                  map: @escaping (PrimitiveBlock) throws -> T,
+                                                  reduce: (BlobLocation, T?) throws -> Void) throws {
+        try forEachBlob(only: nil, progress: progress, work: { decoder, blob -> T? in
+            if decoder.firstGroupHoldsNodes(blob) { return nil }
+            return try decoder.withPrimitiveBlock(blob, map)
+        }, reduce: reduce)
+    }
+
+    private func forEachBlob<T>(only: [BlobLocation]?, progress: ((Int64) -> Void)?,
+                                work: @escaping (BlobDecoder, RawBlob) throws -> T,
+                                reduce: (BlobLocation, T) throws -> Void) throws {
+        let pipeline = BlockPipeline<T>(path: path, workers: threads, work: work)
         defer { pipeline.stop() }
         let framer = try BlobFramer(path: path)
         var submitted = 0
@@ -70,7 +91,7 @@ public final class PBFReader {
     }
 }
 
-/// Worker threads that decode blobs and apply `map`; results are picked up by sequence number.
+/// Worker threads that run `work` on blobs (decode and map, or peek and skip); results are picked up by sequence number.
 final class BlockPipeline<T> {
     private let condition = NSCondition()
     private var queue: [(Int, RawBlob)] = []
@@ -79,13 +100,13 @@ final class BlockPipeline<T> {
     private var stopping = false
     private var running = 0
 
-    init(path: String, workers: Int, map: @escaping (PrimitiveBlock) throws -> T) {
+    init(path: String, workers: Int, work: @escaping (BlobDecoder, RawBlob) throws -> T) {
         running = workers
         for _ in 0..<workers {
             let thread = Thread { [unowned self] in
                 let decoder = BlobDecoder(path: path)
                 while let (sequence, blob) = self.nextJob() {
-                    let result = Result { try decoder.withPrimitiveBlock(blob, map) }
+                    let result = Result { try work(decoder, blob) }
                     self.finish(sequence, PBFReader.BlobLocation(index: blob.index, offset: blob.offset), result)
                 }
                 self.condition.lock()

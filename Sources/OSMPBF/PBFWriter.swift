@@ -31,12 +31,18 @@ public struct PBFWriter {
     public var replicationTimestamp: Int64?
     public var replicationSequenceNumber: Int64?
     public var compress = true
+    /// Everything in one block and one group (nodes, then ways, then relations), which the format
+    /// allows and no common writer does: for testing readers that skip node blocks.
+    public var singleBlock = false
 
     public init() {}
 
     public func encode(nodes: [OSMNode], ways: [OSMWay], relations: [OSMRelation]) -> [UInt8] {
         var out: [UInt8] = []
         out += frame(type: "OSMHeader", payload: headerBlock())
+        if singleBlock {
+            return out + frame(type: "OSMData", payload: primitiveBlock(nodes: nodes, ways: ways, relations: relations))
+        }
         if !nodes.isEmpty { out += frame(type: "OSMData", payload: primitiveBlock(nodes: nodes)) }
         if !ways.isEmpty { out += frame(type: "OSMData", payload: primitiveBlock(ways: ways)) }
         if !relations.isEmpty { out += frame(type: "OSMData", payload: primitiveBlock(relations: relations)) }

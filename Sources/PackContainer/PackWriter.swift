@@ -43,7 +43,14 @@ public enum PackWriter {
         let stored: [ArraySlice<UInt8>]
         if kind.compressed {
             // Each blob depends only on its content, so compressing in parallel keeps the bytes.
-            stored = Parallel.map(count: order.count) { j in Zlib.compress(Array(items[order[j]].content), level: PackLayout.compressionLevel)[...] }
+            // Largest first: a big entry started last would leave one core working alone at the end.
+            let bySize = order.indices.sorted { (-items[order[$0]].content.count, $0) < (-items[order[$1]].content.count, $1) }
+            let compressed = Parallel.map(count: bySize.count) { k in
+                Zlib.compress(Array(items[order[bySize[k]]].content), level: PackLayout.compressionLevel)[...]
+            }
+            var byOrder = [ArraySlice<UInt8>](repeating: [], count: order.count)
+            for (k, j) in bySize.enumerated() { byOrder[j] = compressed[k] }
+            stored = byOrder
         } else {
             stored = order.map { items[$0].content }
         }

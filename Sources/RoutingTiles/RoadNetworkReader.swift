@@ -11,7 +11,17 @@ public struct RoadNetworkReader {
     public init(profile: CarProfile) { self.profile = profile }
 
     public func read(_ reader: PBFReader, progress: ((Int64) -> Void)? = nil) throws -> RoadNetwork {
+        // Pass 1 skips node blocks without decoding them; a file whose node blocks also hold
+        // ways or relations (no writer does this, the format allows it) is read again in full.
+        if let net = try read(reader, skipNodeBlocks: true, progress: progress) { return net }
+        return try read(reader, skipNodeBlocks: false, progress: progress)!
+    }
+
+    /// The network, or nil when `skipNodeBlocks` skipped a block that turned out to hold ways or relations.
+    func read(_ reader: PBFReader, skipNodeBlocks: Bool, progress: ((Int64) -> Void)?) throws -> RoadNetwork? {
         var net = RoadNetwork()
+        // Object timestamps only matter when the header has no replication timestamp.
+        let wantTimestamps = reader.header.replicationTimestamp == nil
         var nodeBlobs: [PBFReader.BlobLocation] = []
         var wayRefs: [Int64] = []
         var stringIndex: [String: Int32] = ["": 0]
@@ -25,9 +35,15 @@ public struct RoadNetworkReader {
 
         // Pass 1: ways and relations.
         let profile = self.profile
-        try reader.forEachBlock(progress: progress.map { p in { p($0 / 2) } }, map: { block in
-            WayPassResult(block: block, profile: profile)
-        }, reduce: { location, r in
+        var skipped = Set<Int>()
+        let pass1Progress = progress.map { p in { p($0 / 2) } }
+        let map = { (block: PrimitiveBlock) in WayPassResult(block: block, profile: profile, wantTimestamps: wantTimestamps) }
+        let reduce = { (location: PBFReader.BlobLocation, result: WayPassResult?) in
+            guard let r = result else {
+                nodeBlobs.append(location)
+                skipped.insert(location.index)
+                return
+            }
             if r.hasNodes { nodeBlobs.append(location) }
             if let t = r.newestTimestamp { net.newestTimestamp = max(net.newestTimestamp ?? t, t) }
             for i in 0..<r.wayIds.count {
@@ -41,7 +57,12 @@ public struct RoadNetworkReader {
             }
             net.restrictions.append(contentsOf: r.restrictions)
             net.restrictionsSkipped += r.restrictionsSkipped
-        })
+        }
+        if skipNodeBlocks {
+            try reader.forEachBlockSkippingNodeBlocks(progress: pass1Progress, map: map, reduce: reduce)
+        } else {
+            try reader.forEachBlock(progress: pass1Progress, map: map, reduce: reduce)
+        }
 
         // The nodes the drivable ways use, sorted and unique; ways then refer to them by index.
         var ids = wayRefs
@@ -62,10 +83,15 @@ public struct RoadNetworkReader {
         net.nodeControl = [UInt8](repeating: 0, count: ids.count)
 
         // Pass 2: coordinates and controls of those nodes, reading only blobs that hold nodes.
+        var mixedBlock = false
         let neededIds = net.nodeIds
         try reader.forEachBlock(only: nodeBlobs, progress: progress.map { p in { p(reader.fileSize / 2 + $0 / 2) } }, map: { block in
-            NodePassResult(block: block, neededIds: neededIds, profile: profile)
-        }, reduce: { _, r in
+            NodePassResult(block: block, neededIds: neededIds, profile: profile, wantTimestamps: wantTimestamps)
+        }, reduce: { location, r in
+            if skipped.contains(location.index) {
+                if r.holdsWaysOrRelations { mixedBlock = true }
+                if let t = r.newestTimestamp { net.newestTimestamp = max(net.newestTimestamp ?? t, t) }
+            }
             for i in 0..<r.indexes.count {
                 let n = Int(r.indexes[i])
                 net.nodeLatE7[n] = r.latE7[i]
@@ -73,7 +99,7 @@ public struct RoadNetworkReader {
                 net.nodeControl[n] = r.control[i]
             }
         })
-        return net
+        return mixedBlock ? nil : net
     }
 }
 
@@ -97,14 +123,17 @@ struct WayPassResult {
         var ref: String
     }
 
-    init(block: PrimitiveBlock, profile: CarProfile) {
+    init(block: PrimitiveBlock, profile: CarProfile, wantTimestamps: Bool) {
         hasNodes = block.nodeCount > 0
-        newestTimestamp = block.timestampRange()?.max
+        if wantTimestamps { newestTimestamp = block.timestampRange()?.max }
         if let highwayKey = block.stringIndex(of: "highway") {
+            // The profile's verdict per highway value (a string-table index), asked once per block
+            // and not once per way: 0 not asked yet, 1 drivable, 2 not.
+            var drivable = [UInt8](repeating: 0, count: block.stringCount)
             block.forEachWay { way in
-                guard let v = way.tags.value(forKey: highwayKey),
-                      profile.mightBeDrivable(highwayValue: block.string(v).string),
-                      way.refCount >= 2 else { return }
+                guard let v = way.tags.value(forKey: highwayKey), way.refCount >= 2 else { return }
+                if drivable[v] == 0 { drivable[v] = profile.mightBeDrivable(highwayValue: block.string(v).string) ? 1 : 2 }
+                guard drivable[v] == 1 else { return }
                 guard let a = profile.evaluateWay(tags: tagDictionary(block, way.tags)) else { return }
                 var flags: UInt8 = 0
                 if a.forward { flags |= EdgeFlags.forward }
@@ -151,15 +180,22 @@ struct NodePassResult {
     var latE7: [Int32] = []
     var lonE7: [Int32] = []
     var control: [UInt8] = []
+    /// For blocks pass 1 skipped: what it would have needed from them.
+    var holdsWaysOrRelations = false
+    var newestTimestamp: Int64?
 
-    init(block: PrimitiveBlock, neededIds: [Int64], profile: CarProfile) {
+    init(block: PrimitiveBlock, neededIds: [Int64], profile: CarProfile, wantTimestamps: Bool) {
+        holdsWaysOrRelations = block.wayCount > 0 || block.relationCount > 0
+        if wantTimestamps { newestTimestamp = block.timestampRange()?.max }
         let highwayKey = block.stringIndex(of: "highway")
         let crossingKey = block.stringIndex(of: "crossing")
         neededIds.withUnsafeBufferPointer { needed in
             var p = 0
-            var previous = Int64.min
+            var previous = Int64.max
             block.forEachNode { node in
-                // Files sorted by id need one forward walk; unsorted ones a search per node.
+                // Files sorted by id need one search per block (its first node: walking from the
+                // start of `needed` in every block would be quadratic) and then a forward walk;
+                // unsorted ones a search per node.
                 if node.id < previous { p = lowerBound(needed, node.id) }
                 previous = node.id
                 while p < needed.count && needed[p] < node.id { p += 1 }

@@ -1,3 +1,4 @@
+import OffgridCore
 import OSMPBF
 import RoutingProfile
 import TileMath
@@ -38,11 +39,12 @@ public struct RoutingTileBuild {
         result.drivableWays = network.wayCount
         result.osmNodes = network.nodeIds.count
         result.restrictionsSkipped = network.restrictionsSkipped
-        for t in tiles {
+        let encoded = Parallel.map(count: tiles.count) { RoutingTileCodec.encode(tiles[$0]) }
+        for (t, raw) in zip(tiles, encoded) {
             result.nodes += t.nodes.count
             result.edges += t.edges.count
             result.restrictions += t.restrictions.count
-            result.tiles.append((t.tileId, RoutingTileCodec.encode(t)))
+            result.tiles.append((t.tileId, raw))
         }
         return result
     }

@@ -24,6 +24,19 @@ final class TileAssembly {
     /// Records a node that lies in this tile.
     func touch(_ node: Int32) { nodes.append(node) }
 
+    /// Appends what `other` collected from later ways (a later chunk of the cut).
+    func absorb(_ other: TileAssembly) {
+        nodes.append(contentsOf: other.nodes)
+        let shift = shapeLat.count
+        for var e in other.edges {
+            e.shapeStart += shift
+            edges.append(e)
+        }
+        shapeLat.append(contentsOf: other.shapeLat)
+        shapeLon.append(contentsOf: other.shapeLon)
+        restrictions.append(contentsOf: other.restrictions)
+    }
+
     func addEdge(net: RoadNetwork, way: Int, attrs: WayRecord, from: Int32, to: Int32, lat: [Int32], lon: [Int32]) {
         nodes.append(from)
         var length = 0.0
@@ -56,7 +69,8 @@ final class TileAssembly {
                                     lonE7: net.nodeLonE7[Int(n)], control: net.nodeControl[Int(n)]))
         }
         // Stable order: by start node, then as the ways came in the file.
-        let order = edges.indices.sorted { (local[edges[$0].from]!, $0) < (local[edges[$1].from]!, $1) }
+        let localFrom = edges.map { local[$0.from]! }
+        let order = edges.indices.sorted { (localFrom[$0], $0) < (localFrom[$1], $1) }
         var strings: [Int32: UInt32] = [0: 0]
         func string(_ s: Int32) -> UInt32 {
             if let i = strings[s] { return i }
@@ -71,7 +85,7 @@ final class TileAssembly {
             tile.shapeLatE7.append(contentsOf: shapeLat[e.shapeStart..<e.shapeStart + e.shapeCount])
             tile.shapeLonE7.append(contentsOf: shapeLon[e.shapeStart..<e.shapeStart + e.shapeCount])
             tile.edges.append(.init(
-                fromNode: local[e.from]!, toNodeOsmId: net.nodeIds[Int(e.to)], wayId: net.wayIds[e.wayIndex],
+                fromNode: localFrom[i], toNodeOsmId: net.nodeIds[Int(e.to)], wayId: net.wayIds[e.wayIndex],
                 shapeStart: UInt32(start), shapeCount: UInt32(e.shapeCount), lengthCm: e.lengthCm,
                 speedForwardDeciKmh: e.attrs.speedForwardDeciKmh, speedBackwardDeciKmh: e.attrs.speedBackwardDeciKmh,
                 flags: e.attrs.flags, roadClass: e.attrs.roadClass, name: string(e.attrs.name), ref: string(e.attrs.ref),

@@ -1,3 +1,4 @@
+import OffgridCore
 import TileMath
 
 /// Cuts a road network into routing tiles: splits ways into edges at routing nodes
@@ -27,7 +28,18 @@ public struct TileCutter {
     /// Tiles among `selected` (nil = all) that hold at least one node, sorted by id.
     public func cut(_ net: RoadNetwork, selected: Set<UInt32>?) -> [RoutingTile] {
         let routing = routingNodes(net)
+        // Ways are walked in chunks on all cores; merging the chunks' tiles in chunk order keeps
+        // every tile's edges in file order, so the tiles do not depend on the thread count.
+        let chunkSize = max(1024, (net.wayCount + 15) / 16)
+        let parts = Parallel.map(count: (net.wayCount + chunkSize - 1) / chunkSize) { c in
+            walk(net, ways: c * chunkSize ..< min(net.wayCount, (c + 1) * chunkSize), routing: routing, selected: selected)
+        }
         var builders: [UInt32: TileAssembly] = [:]
+        for part in parts {
+            for (id, a) in part {
+                if let b = builders[id] { b.absorb(a) } else { builders[id] = a }
+            }
+        }
         func assembly(_ tile: UInt32) -> TileAssembly? {
             if let selected, !selected.contains(tile) { return nil }
             if let b = builders[tile] { return b }
@@ -36,8 +48,32 @@ public struct TileCutter {
             return b
         }
 
+        for r in validRestrictions(net, routing: routing) {
+            let via = Int32(net.nodeIds.withUnsafeBufferPointer { lowerBound($0, r.viaNodeId) })
+            assembly(tileOf(net, via))?.restrictions.append(
+                RoutingTile.Restriction(viaNodeOsmId: r.viaNodeId, fromWayId: r.fromWayId, toWayId: r.toWayId, code: r.code))
+        }
+
+        // Each tile's layout depends only on its own assembly: finish them on all cores.
+        let ids = builders.keys.sorted()
+        let assemblies = ids.map { builders[$0]! }
+        return Parallel.map(count: ids.count) { i in
+            assemblies[i].finish(tileId: ids[i], net: net, grid: grid, profileHash: profileHash)
+        }
+    }
+
+    /// Splits `ways` into edges at routing nodes and files them under their start node's tile.
+    func walk(_ net: RoadNetwork, ways: Range<Int>, routing: [Bool], selected: Set<UInt32>?) -> [UInt32: TileAssembly] {
+        var builders: [UInt32: TileAssembly] = [:]
+        func assembly(_ tile: UInt32) -> TileAssembly? {
+            if let selected, !selected.contains(tile) { return nil }
+            if let b = builders[tile] { return b }
+            let b = TileAssembly()
+            builders[tile] = b
+            return b
+        }
         var runLat: [Int32] = [], runLon: [Int32] = []
-        for w in 0..<net.wayCount {
+        for w in ways {
             let attrs = net.wayAttributes[w]
             var start: Int32 = -1
             var previous: Int32 = -1
@@ -56,8 +92,7 @@ public struct TileCutter {
                 runLon.append(net.nodeLonE7[Int(node)])
                 if start < 0 { start = node; continue }
                 if routing[Int(node)] {
-                    let tile = tileOf(net, start)
-                    if let b = assembly(tile) {
+                    if let b = assembly(tileOf(net, start)) {
                         b.addEdge(net: net, way: w, attrs: attrs, from: start, to: node, lat: runLat, lon: runLon)
                     }
                     // The end node must be in its own tile even if no edge starts there.
@@ -68,16 +103,7 @@ public struct TileCutter {
                 }
             }
         }
-
-        for r in validRestrictions(net, routing: routing) {
-            let via = Int32(net.nodeIds.withUnsafeBufferPointer { lowerBound($0, r.viaNodeId) })
-            assembly(tileOf(net, via))?.restrictions.append(
-                RoutingTile.Restriction(viaNodeOsmId: r.viaNodeId, fromWayId: r.fromWayId, toWayId: r.toWayId, code: r.code))
-        }
-
-        return builders.keys.sorted().map { id in
-            builders[id]!.finish(tileId: id, net: net, grid: grid, profileHash: profileHash)
-        }
+        return builders
     }
 
     func tileOf(_ net: RoadNetwork, _ node: Int32) -> UInt32 {

@@ -127,3 +127,24 @@ final class HandMadeNetworkTests: XCTestCase {
         XCTAssertThrowsError(try buildTiles(path))
     }
 }
+
+/// Pass 1 skips blocks whose first group holds nodes; a block that holds ways after its nodes
+/// must still give the same network (the reader notices and reads the file again in full).
+final class MixedNodeWayBlockTests: XCTestCase {
+    func testBlockMixingNodesAndWaysGivesTheSameTiles() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let nodes = (1...6).map { OSMNode(id: Int64($0), lat: 47.10, lon: 9.50 + Double($0) / 100,
+                                           tags: $0 == 3 ? [("highway", "stop")] : []) }
+        let ways = [OSMWay(id: 10, refs: [1, 2, 3, 4], tags: [("highway", "primary")]),
+                    OSMWay(id: 11, refs: [4, 5, 6], tags: [("highway", "residential")])]
+        var writer = PBFWriter()
+        writer.replicationTimestamp = 1_700_000_000
+        let separate = try buildTiles(try scratch.write("separate.osm.pbf", writer.encode(nodes: nodes, ways: ways, relations: [])))
+        writer.singleBlock = true
+        let mixed = try buildTiles(try scratch.write("mixed.osm.pbf", writer.encode(nodes: nodes, ways: ways, relations: [])))
+        XCTAssertEqual(separate.tiles.count, 1)
+        XCTAssertEqual(separate.edges, 3)  // 1-3 (stop at 3), 3-4, 4-6
+        XCTAssertEqual(mixed.tiles.map(\.raw), separate.tiles.map(\.raw))
+    }
+}
