@@ -163,8 +163,8 @@ final class ContractionRun {
                     guard lazy else { continue }
                     // Lazy update: the real contraction re-evaluates the priority; a node that
                     // is no longer the smallest around it waits for a later round.
-                    freshQuotients[i] = NodeOrdering.quotients(estimate)
-                    let fresh = NodeOrdering.key(priority: NodeOrdering.priority(quotients: freshQuotients[i], level: level[v]), node: v)
+                    freshQuotients[i] = NodeOrdering.quotients(estimate, options.weights)
+                    let fresh = NodeOrdering.key(priority: NodeOrdering.priority(quotients: freshQuotients[i], level: level[v], options.weights), node: v)
                     if fresh > key[v] && fresh > NodeOrdering.smallestKeyAround(v, key: key, graph: graph) {
                         deferredKey[i] = fresh
                     }
@@ -192,7 +192,7 @@ final class ContractionRun {
             for x in touched {
                 let v = Int(x)
                 dirty[v] = 1
-                key[v] = NodeOrdering.key(priority: NodeOrdering.priority(quotients: quotients[v], level: level[v]), node: v)
+                key[v] = NodeOrdering.key(priority: NodeOrdering.priority(quotients: quotients[v], level: level[v], options.weights), node: v)
             }
         } else {
             updatePriorities(of: touched)
@@ -259,8 +259,8 @@ final class ContractionRun {
                     bar[i] = NodeOrdering.smallestKeyAround(v, key: key, graph: graph)
                     let estimate = searches[worker].contract(node: v, graph: graph, excluded: excluded,
                                                              settleLimit: options.simulationSettleLimit, collectInto: nil)
-                    freshQuotients[i] = NodeOrdering.quotients(estimate)
-                    fresh[i] = NodeOrdering.key(priority: NodeOrdering.priority(quotients: freshQuotients[i], level: level[v]), node: v)
+                    freshQuotients[i] = NodeOrdering.quotients(estimate, options.weights)
+                    fresh[i] = NodeOrdering.key(priority: NodeOrdering.priority(quotients: freshQuotients[i], level: level[v], options.weights), node: v)
                 }
             }
         }}}
@@ -294,9 +294,9 @@ final class ContractionRun {
                     let v = Int(nodes[i])
                     let estimate = search.contract(node: v, graph: graph, excluded: excluded,
                                                    settleLimit: options.simulationSettleLimit, collectInto: nil)
-                    quotients[v] = NodeOrdering.quotients(estimate)
+                    quotients[v] = NodeOrdering.quotients(estimate, options.weights)
                     dirty[v] = 0
-                    key[v] = NodeOrdering.key(priority: NodeOrdering.priority(quotients: quotients[v], level: level[v]), node: v)
+                    key[v] = NodeOrdering.key(priority: NodeOrdering.priority(quotients: quotients[v], level: level[v], options.weights), node: v)
                 }
             }
         }

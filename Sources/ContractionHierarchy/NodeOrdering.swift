@@ -12,18 +12,19 @@ enum NodeOrdering {
     /// - the level: one more than the highest level of a contracted neighbour, which bounds the
     ///   depth of the hierarchy and so the size of query search spaces.
     /// The 1 added to each divisor handles isolated nodes and weighs small nodes slightly down.
-    static func priority(_ e: ContractionEstimate, level: UInt32) -> UInt32 {
-        priority(quotients: quotients(e), level: level)
+    /// The terms are weighted by `ContractionOptions.weights` (`PriorityWeights`).
+    static func priority(_ e: ContractionEstimate, level: UInt32, _ w: PriorityWeights) -> UInt32 {
+        priority(quotients: quotients(e, w), level: level, w)
     }
 
     /// The part of the priority that needs a (simulated) contraction; the level is known cheaply.
-    static func quotients(_ e: ContractionEstimate) -> UInt32 {
-        let value = 1000 * e.shortcuts / (1 + e.removedArcs) + 1000 * e.shortcutHops / (1 + e.removedHops)
+    static func quotients(_ e: ContractionEstimate, _ w: PriorityWeights) -> UInt32 {
+        let value = w.shortcuts * e.shortcuts / (1 + e.removedArcs) + w.hops * e.shortcutHops / (1 + e.removedHops)
         return UInt32(min(value, Int(UInt32.max / 2)))
     }
 
-    static func priority(quotients: UInt32, level: UInt32) -> UInt32 {
-        UInt32(min(1 + 1000 * UInt64(level) + UInt64(quotients), UInt64(UInt32.max)))
+    static func priority(quotients: UInt32, level: UInt32, _ w: PriorityWeights) -> UInt32 {
+        UInt32(min(1 + UInt64(w.level) * UInt64(level) + UInt64(quotients), UInt64(UInt32.max)))
     }
 
     @inline(__always) static func key(priority: UInt32, node: Int) -> UInt64 {

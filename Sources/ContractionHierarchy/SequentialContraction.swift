@@ -16,7 +16,7 @@ extension ContractionRun {
             let estimate = search.contract(node: v, graph: graph, excluded: excluded,
                                            settleLimit: options.witnessSettleLimit, collectInto: list)
             if options.lazyReevaluation {
-                let fresh = NodeOrdering.key(priority: NodeOrdering.priority(estimate, level: level[v]), node: v)
+                let fresh = NodeOrdering.key(priority: NodeOrdering.priority(estimate, level: level[v], options.weights), node: v)
                 if fresh > top, let next = queue.peek(), fresh > next {
                     key[v] = fresh
                     queue.push(fresh)
