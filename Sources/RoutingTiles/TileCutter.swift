@@ -40,17 +40,9 @@ public struct TileCutter {
                 if let b = builders[id] { b.absorb(a) } else { builders[id] = a }
             }
         }
-        func assembly(_ tile: UInt32) -> TileAssembly? {
-            if let selected, !selected.contains(tile) { return nil }
-            if let b = builders[tile] { return b }
-            let b = TileAssembly()
-            builders[tile] = b
-            return b
-        }
-
         for r in validRestrictions(net, routing: routing) {
             let via = Int32(net.nodeIds.withUnsafeBufferPointer { lowerBound($0, r.viaNodeId) })
-            assembly(tileOf(net, via))?.restrictions.append(
+            Self.assembly(tileOf(net, via), in: &builders, selected: selected)?.restrictions.append(
                 RoutingTile.Restriction(viaNodeOsmId: r.viaNodeId, fromWayId: r.fromWayId, toWayId: r.toWayId, code: r.code))
         }
 
@@ -62,16 +54,19 @@ public struct TileCutter {
         }
     }
 
+    /// The assembly of `tile` in `builders`, made on first use; nil for a tile outside `selected`.
+    static func assembly(_ tile: UInt32, in builders: inout [UInt32: TileAssembly], selected: Set<UInt32>?) -> TileAssembly? {
+        if let selected, !selected.contains(tile) { return nil }
+        if let b = builders[tile] { return b }
+        let b = TileAssembly()
+        builders[tile] = b
+        return b
+    }
+
     /// Splits `ways` into edges at routing nodes and files them under their start node's tile.
     func walk(_ net: RoadNetwork, ways: Range<Int>, routing: [Bool], selected: Set<UInt32>?) -> [UInt32: TileAssembly] {
         var builders: [UInt32: TileAssembly] = [:]
-        func assembly(_ tile: UInt32) -> TileAssembly? {
-            if let selected, !selected.contains(tile) { return nil }
-            if let b = builders[tile] { return b }
-            let b = TileAssembly()
-            builders[tile] = b
-            return b
-        }
+        func assembly(_ tile: UInt32) -> TileAssembly? { Self.assembly(tile, in: &builders, selected: selected) }
         var runLat: [Int32] = [], runLon: [Int32] = []
         for w in ways {
             let attrs = net.wayAttributes[w]
