@@ -89,7 +89,7 @@ final class OutputDirectory {
         guard fd >= 0 else { throw InputError(file: full, "cannot create: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         try OutputDirectory.writeAll(fd: fd, parts: parts, path: full)
-        WriteBack.start(fd: fd)
+        FileSync.startWriteback(fd)   // the final flush then waits only for the last packs
         filesLock.lock()
         files.append(full)
         filesLock.unlock()
@@ -139,13 +139,7 @@ final class OutputDirectory {
     /// Flushes every file and swaps the finished tree into place.
     func commit() throws {
         // One flush for the whole tree where the system has it, else file by file.
-        var flushed = false
-        let dfd = open(partial, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 {
-            if let syncfs = OutputDirectory.syncfs { flushed = syncfs(dfd) == 0 }
-            close(dfd)
-        }
-        if !flushed {
+        if !FileSync.syncFileSystem(ofDirectory: partial) {
             for f in files {
                 let fd = open(f, O_RDONLY | O_CLOEXEC)
                 if fd >= 0 { _ = fsync(fd); close(fd) }
@@ -183,12 +177,6 @@ final class OutputDirectory {
         slot = nil
         finished = true
     }
-
-    /// Linux `syncfs(2)` looked up at run time (Swift's Glibc module does not declare it).
-    static let syncfs: (@convention(c) (Int32) -> Int32)? = {
-        guard let symbol = dlsym(nil, "syncfs") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-    }()
 
     static func removeLeftovers(of dir: String) {
         let parent = (dir as NSString).deletingLastPathComponent

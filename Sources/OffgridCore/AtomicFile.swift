@@ -76,18 +76,10 @@ public final class AtomicFileWriter {
 
     public func write(_ buffer: UnsafeRawBufferPointer) throws {
         guard isOpen else { throw InputError(file: path, "write after commit or abandon") }
-        guard var p = buffer.baseAddress else { return }
-        var left = buffer.count
-        while left > 0 {
-            let n = posixWrite(fd, p, left)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                let reason = String(cString: strerror(errno))
-                abandon()
-                throw InputError(file: path, "cannot write: \(reason)")
-            }
-            p += n
-            left -= n
+        if !FileTools.writeAll(fd, buffer) {
+            let reason = FileTools.reason()
+            abandon()
+            throw InputError(file: path, "cannot write: \(reason)")
         }
     }
 
@@ -125,27 +117,6 @@ public final class AtomicFileWriter {
     private func releaseSlot() {
         if let slot = registrySlot { TempPathRegistry.unregister(slot) }
         registrySlot = nil
-    }
-}
-
-/// `write(2)`; a free function because the writer's own `write` methods shadow the name.
-@inline(__always)
-private func posixWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
-    write(fd, p, n)
-}
-
-/// Directory fsync, so that a rename or a new entry survives a crash.
-public enum FileSync {
-    /// Best effort: some file systems refuse fsync on directories, which is not worth failing for.
-    public static func syncDirectory(_ dir: String) {
-        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dfd >= 0 else { return }
-        _ = fsync(dfd)
-        close(dfd)
-    }
-
-    public static func syncDirectory(containing path: String) {
-        syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 }
 

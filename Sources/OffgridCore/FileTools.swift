@@ -57,24 +57,34 @@ public enum FileTools {
         return bytes
     }
 
-    /// Creates a new file (never overwriting), writes `bytes` and fsyncs it.
-    public static func writeNewFile(_ path: String, _ bytes: [UInt8]) throws {
+    /// Creates a new file (never overwriting) and writes `bytes`. `durable`: fsync it before
+    /// returning; otherwise only start its writeback, for callers that flush a whole tree at
+    /// once (`FileSync.syncFileSystem`).
+    public static func writeNewFile(_ path: String, _ bytes: [UInt8], durable: Bool = true) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw InputError(file: path, "cannot create: \(reason())") }
-        var ok = true
-        bytes.withUnsafeBytes { buf in
-            var done = 0
-            while done < buf.count, let base = buf.baseAddress {
-                let n = write(fd, base + done, buf.count - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { ok = false; return }
-                done += n
-            }
+        var ok = bytes.withUnsafeBytes { writeAll(fd, $0) }
+        if ok {
+            if durable { ok = fsync(fd) == 0 } else { FileSync.startWriteback(fd) }
         }
-        if ok && fsync(fd) != 0 { ok = false }
         let failure = ok ? "" : reason()
         close(fd)
         guard ok else { throw InputError(file: path, "cannot write: \(failure)") }
+    }
+
+    /// Writes all of `buffer` to `fd`, resuming after short and interrupted writes; false (with
+    /// `errno` set) when a write fails.
+    public static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+        guard var p = buffer.baseAddress else { return true }
+        var left = buffer.count
+        while left > 0 {
+            let n = write(fd, p, left)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            p += n
+            left -= n
+        }
+        return true
     }
 
     /// Hard-links `source` to `destination` so an unchanged tile keeps its inode and mtime;

@@ -12,15 +12,6 @@ public enum StdIO {
 
     private static func writeAll(_ s: String, to fd: Int32) {
         var s = s
-        s.withUTF8 { buf in
-            var p = buf.baseAddress
-            var left = buf.count
-            while left > 0, let base = p {
-                let n = write(fd, base, left)
-                if n <= 0 { break }
-                p = base + n
-                left -= n
-            }
-        }
+        _ = s.withUTF8 { FileTools.writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 }

@@ -226,17 +226,9 @@ private func readSome(_ fd: Int32, _ into: UnsafeMutablePointer<UInt8>, _ count:
     }
 }
 
-/// All of `bytes` to `fd`, retrying short and interrupted writes.
+/// All of `bytes` to `fd`.
 private func writeAll(_ bytes: [UInt8], to fd: Int32) throws {
-    try bytes.withUnsafeBufferPointer { b in
-        var done = 0
-        while done < b.count {
-            let n = write(fd, b.baseAddress! + done, b.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw BatchRunner.IOFailure(description: "cannot write the answers to stdout: \(String(cString: strerror(errno)))")
-            }
-            done += n
-        }
+    guard bytes.withUnsafeBytes({ FileTools.writeAll(fd, $0) }) else {
+        throw BatchRunner.IOFailure(description: "cannot write the answers to stdout: \(FileTools.reason())")
     }
 }

@@ -144,7 +144,7 @@ public enum RoutingPackUnpacker {
         try forEachVerifiedTile(reader, threads: threads, progress: progress, inWorker: { k, raw in
             guard isFromPack[k] else { return }
             let name = UnpackedRoutingDirectory.Manifest.Tile.fileName(for: entries[k].tileID)
-            try UnpackFiles.writeNewFile((partial as NSString).appendingPathComponent(name), raw)
+            try FileTools.writeNewFile((partial as NSString).appendingPathComponent(name), raw, durable: false)
         }) { k, _ in
             if fromPack[k] {
                 written.append((partial as NSString).appendingPathComponent(
@@ -156,7 +156,7 @@ public enum RoutingPackUnpacker {
                                      to: (partial as NSString).appendingPathComponent(tile.file), maxBytes: tile.size)
         }
         let manifestPath = (partial as NSString).appendingPathComponent(UnpackedRoutingDirectory.Manifest.fileName)
-        try UnpackFiles.writeNewFile(manifestPath, plan.manifest.encoded())
+        try FileTools.writeNewFile(manifestPath, plan.manifest.encoded(), durable: false)
         written.append(manifestPath)
         try UnpackFiles.flush(partial, files: written)
         FileSync.syncDirectory(partial)

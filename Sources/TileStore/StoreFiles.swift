@@ -105,7 +105,7 @@ final class StoreFiles {
     func publish(_ batch: [(file: TemporaryFile, relative: String)]) throws {
         guard !batch.isEmpty else { return }
         CrashPoint.reached(.copied)
-        if !Self.syncWholeFileSystem(root) {
+        if !FileSync.syncFileSystem(ofDirectory: root) {
             for (tmp, _) in batch { try tmp.fsyncFile() }
         }
         var directories: Set<String> = []
@@ -125,26 +125,11 @@ final class StoreFiles {
             tmp.published()
             directories.insert(dir)
         }
-        if !Self.syncWholeFileSystem(root) {
+        if !FileSync.syncFileSystem(ofDirectory: root) {
             for dir in directories.sorted(by: { $0.count > $1.count }) { FileSync.syncDirectory(dir) }
         }
         CrashPoint.reached(.published)
     }
-
-    /// `syncfs(2)` on the file system holding `path`; false when unavailable or failed.
-    static func syncWholeFileSystem(_ path: String) -> Bool {
-        guard let syncfs = syncfsFunction else { return false }
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return syncfs(fd) == 0
-    }
-
-    /// Linux `syncfs(2)`, looked up at run time (Swift's Glibc module does not declare it).
-    static let syncfsFunction: (@convention(c) (Int32) -> Int32)? = {
-        guard let symbol = dlsym(nil, "syncfs") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-    }()
 
     /// Removes a file by relative path; a missing file is not an error. Returns whether it existed.
     @discardableResult
@@ -225,14 +210,8 @@ final class TemporaryFile {
     }
 
     func write(_ buffer: UnsafeRawBufferPointer) throws {
-        guard var p = buffer.baseAddress else { return }
-        var left = buffer.count
-        while left > 0 {
-            let n = Glibc.write(fd, p, left)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { throw InputError(file: path, "cannot write: \(String(cString: strerror(errno)))") }
-            p += n
-            left -= n
+        guard FileTools.writeAll(fd, buffer) else {
+            throw InputError(file: path, "cannot write: \(FileTools.reason())")
         }
     }
 
