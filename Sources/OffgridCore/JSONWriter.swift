@@ -59,6 +59,12 @@ public enum JSONWriter {
 
     public static func writeString(_ s: String, to out: inout String) {
         out += "\""
+        // Most strings (names, codes, polylines) need no escape: appended whole, not piece by piece.
+        if JSONBytes.isPlain(s) {
+            out += s
+            out += "\""
+            return
+        }
         var plainStart = s.utf8.startIndex
         var index = plainStart
         let utf8 = s.utf8

@@ -8,12 +8,12 @@ import OffgridCore
 extension BatchAnswer {
     public func writeJSON(to out: inout String) {
         out += "{\"code\":"
-        writeJSONString(code, to: &out)
+        JSONWriter.writeString(code, to: &out)
         if let distanceMeters { out += ",\"distance_m\":"; JSONWriter.writeDouble(distanceMeters, to: &out) }
         if let durationSeconds { out += ",\"duration_s\":"; JSONWriter.writeDouble(durationSeconds, to: &out) }
         out += ",\"id\":"
         JSONWriter.write(id, to: &out, pretty: false)
-        if let message { out += ",\"message\":"; writeJSONString(message, to: &out) }
+        if let message { out += ",\"message\":"; JSONWriter.writeString(message, to: &out) }
         if let route { out += ",\"route\":"; route.writeJSON(to: &out) }
         out += "}"
     }
@@ -22,7 +22,7 @@ extension BatchAnswer {
 extension RouteResponse {
     public func writeJSON(to out: inout String) {
         out += "{"
-        if let code { out += "\"code\":"; writeJSONString(code, to: &out); out += "," }
+        if let code { out += "\"code\":"; JSONWriter.writeString(code, to: &out); out += "," }
         out += "\"routes\":"
         writeArray(routes, to: &out) { $0.writeJSON(to: &$1) }
         out += ",\"waypoints\":"
@@ -43,7 +43,7 @@ extension Route {
         out += ",\"weight\":"
         JSONWriter.writeDouble(weight, to: &out)
         out += ",\"weight_name\":"
-        writeJSONString(weightName, to: &out)
+        JSONWriter.writeString(weightName, to: &out)
         out += "}"
     }
 }
@@ -59,7 +59,7 @@ extension RouteLeg {
         out += ",\"steps\":"
         writeArray(steps, to: &out) { $0.writeJSON(to: &$1) }
         out += ",\"summary\":"
-        writeJSONString(summary, to: &out)
+        JSONWriter.writeString(summary, to: &out)
         out += ",\"weight\":"
         JSONWriter.writeDouble(weight, to: &out)
         out += "}"
@@ -86,7 +86,7 @@ extension RouteStepResponse {
         out += "\"distance\":"
         JSONWriter.writeDouble(distance, to: &out)
         out += ",\"driving_side\":"
-        writeJSONString(drivingSide, to: &out)
+        JSONWriter.writeString(drivingSide, to: &out)
         out += ",\"duration\":"
         JSONWriter.writeDouble(duration, to: &out)
         out += ",\"geometry\":"
@@ -96,11 +96,11 @@ extension RouteStepResponse {
         out += ",\"maneuver\":"
         maneuver.writeJSON(to: &out)
         out += ",\"mode\":"
-        writeJSONString(mode, to: &out)
+        JSONWriter.writeString(mode, to: &out)
         out += ",\"name\":"
-        writeJSONString(name, to: &out)
+        JSONWriter.writeString(name, to: &out)
         out += ",\"ref\":"
-        writeJSONString(ref, to: &out)
+        JSONWriter.writeString(ref, to: &out)
         if let voiceInstructions { out += ",\"voiceInstructions\":"; writeArray(voiceInstructions, to: &out) { $0.writeJSON(to: &$1) } }
         out += ",\"weight\":"
         JSONWriter.writeDouble(weight, to: &out)
@@ -117,9 +117,9 @@ extension RouteManeuver {
         if let exit { out += ",\"exit\":"; out += String(exit) }
         out += ",\"location\":"
         location.writeJSON(to: &out)
-        if let modifier { out += ",\"modifier\":"; writeJSONString(modifier, to: &out) }
+        if let modifier { out += ",\"modifier\":"; JSONWriter.writeString(modifier, to: &out) }
         out += ",\"type\":"
-        writeJSONString(type, to: &out)
+        JSONWriter.writeString(type, to: &out)
         out += "}"
     }
 }
@@ -143,11 +143,11 @@ extension Waypoint {
         out += "{\"distance\":"
         JSONWriter.writeDouble(distance, to: &out)
         out += ",\"hint\":"
-        writeJSONString(hint, to: &out)
+        JSONWriter.writeString(hint, to: &out)
         out += ",\"location\":"
         location.writeJSON(to: &out)
         out += ",\"name\":"
-        writeJSONString(name, to: &out)
+        JSONWriter.writeString(name, to: &out)
         out += "}"
     }
 }
@@ -155,7 +155,7 @@ extension Waypoint {
 extension RouteGeometry {
     func writeJSON(to out: inout String) {
         switch self {
-        case .polyline(let text): writeJSONString(text, to: &out)
+        case .polyline(let text): JSONWriter.writeString(text, to: &out)
         case .lineString(let points):
             out += "{\"coordinates\":"
             writeArray(points, to: &out) { $0.writeJSON(to: &$1) }
@@ -172,15 +172,6 @@ extension LonLat {
         JSONWriter.writeDouble(lat, to: &out)
         out += "]"
     }
-}
-
-/// `JSONWriter.writeString`'s bytes; a string that needs no escape (names, codes, most
-/// polylines) is appended whole, without the writer's copies of its pieces.
-@inline(__always) func writeJSONString(_ s: String, to out: inout String) {
-    guard JSONBytes.isPlain(s) else { return JSONWriter.writeString(s, to: &out) }
-    out += "\""
-    out += s
-    out += "\""
 }
 
 @inline(__always) func writeArray<T>(_ items: [T], to out: inout String, _ element: (T, inout String) -> Void) {

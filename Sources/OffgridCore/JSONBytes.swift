@@ -1,0 +1,51 @@
+/// JSON pieces written into byte buffers, spelled exactly as `JSONWriter` spells them (for
+/// writers that must not make a `String` per record).
+public enum JSONBytes {
+    @inlinable @inline(__always) public static func append(_ s: StaticString, to out: inout [UInt8]) {
+        s.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// A string `JSONWriter.writeString` writes between its quotes unchanged (no quote, backslash
+    /// or control character).
+    @inlinable @inline(__always) public static func isPlain(_ s: String) -> Bool {
+        !s.utf8.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
+    }
+
+    @inlinable public static func writeInt(_ v: Int64, to out: inout [UInt8]) {
+        if v < 0 { out.append(UInt8(ascii: "-")) }
+        var m = v.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var n = 0
+            repeat {
+                digits[19 - n] = UInt8(truncatingIfNeeded: m % 10) + 0x30
+                m /= 10
+                n += 1
+            } while m > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - n)...]))
+        }
+    }
+
+    /// `JSONWriter.writeDouble`'s spelling: an integral value (under 1e15) as an integer, any
+    /// other as Swift's shortest round-trip `description`. A value that is a whole number of
+    /// tenths below 1e14 (every rounded distance and duration) is written as `q.r` directly:
+    /// with at most 15 significant digits that decimal is the only one of its length naming
+    /// the double, so it is exactly what `description` prints.
+    @inlinable public static func writeDouble(_ d: Double, to out: inout [UInt8]) {
+        precondition(d.isFinite, "JSONBytes: non-finite number \(d) has no JSON spelling")
+        if d == d.rounded(), abs(d) < 1e15 {
+            writeInt(Int64(d), to: &out)
+            return
+        }
+        if abs(d) >= 0.1, abs(d) < 1e14 {
+            let k = Int64((d * 10).rounded())
+            if Double(k) / 10 == d {
+                if k < 0 { out.append(UInt8(ascii: "-")) }
+                writeInt(Int64(k.magnitude / 10), to: &out)
+                out.append(UInt8(ascii: "."))
+                out.append(UInt8(truncatingIfNeeded: k.magnitude % 10) + 0x30)
+                return
+            }
+        }
+        out.append(contentsOf: d.description.utf8)
+    }
+}
