@@ -39,7 +39,7 @@ let package = Package(
         // files, atomic files, exact JSON, ISO-8601, parallel map. No CLI library.
         .target(name: "OffgridCore", dependencies: ["CZlib", "CShims", .product(name: "Crypto", package: "swift-crypto")]),
         // What only executables need: argument parsing, ToolMain, the progress bar, shared options.
-        .target(name: "ToolSupport", dependencies: ["OffgridCore",
+        .target(name: "ToolSupport", dependencies: ["OffgridCore", "TileMath",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "TileMath", dependencies: ["OffgridCore"]),
         .target(name: "OSMPBF", dependencies: ["OSMPBFProto", "CProtobufC", "CZlib", "OffgridCore"]),

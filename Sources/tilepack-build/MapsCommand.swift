@@ -24,18 +24,13 @@ struct MapsCommand: ParsableCommand {
         """)
 
     @OptionGroup var flags: MapPackFlags
-    @Option(help: "Region as a GeoJSON file (Point, LineString, Polygon, their Multi forms; Feature or FeatureCollection).") var region: String?
-    @Option(help: "Region as minLon,minLat,maxLon,maxLat.") var bbox: String?
-    @Option(help: "Region as a circle around LON,LAT (needs --radius).") var around: String?
-    @Option(help: "Radius in metres for --around and for points without a radius_m property.") var radius: Double?
-    @Option(help: "Buffer in metres for lines without a buffer_m property.") var buffer: Double?
+    @OptionGroup var place: RegionOptions
     @Option(help: "Zoom range, widened to whole bands.") var zoom = "0-16"
     @Flag(help: "Print the region's exact tile cover at each requested zoom as NDJSON [x,y,z] lines (no source needed) and nothing else.") var cover = false
 
     func validate() throws {
-        let given = [region != nil, bbox != nil, around != nil].filter { $0 }.count
-        if given != 1 { throw ValidationError("give exactly one of --region, --bbox, --around") }
-        if around != nil && radius == nil { throw ValidationError("--around needs --radius (metres)") }
+        if place.givenCount != 1 { throw ValidationError("give exactly one of --region, --bbox, --around") }
+        if place.around != nil && place.radius == nil { throw ValidationError("--around needs --radius (metres)") }
     }
 
     func run() throws {
@@ -52,27 +47,11 @@ struct MapsCommand: ParsableCommand {
         StdIO.out(try JSONEncoding.string(summary, pretty: true) + "\n")
     }
 
-    /// The region from --region, --bbox or --around, and the id region.json gets by default.
+    /// The region from --region, --bbox or --around, and the id region.json gets by default:
+    /// the region file's name, else "region".
     func selectedRegion() throws -> (Region, String) {
-        if let region {
-            guard let text = try? String(contentsOfFile: region, encoding: .utf8) else {
-                throw InputError(file: region, "cannot read the region file")
-            }
-            let parsed: Region
-            do {
-                parsed = try Region.parse(geoJSON: text, defaultRadius: radius, defaultBuffer: buffer)
-            } catch { throw InputError(file: region, "\(error)") }
-            return (parsed, ((region as NSString).lastPathComponent as NSString).deletingPathExtension)
-        }
-        if let bbox {
-            do { return (try Region.bbox(BBox(parsing: bbox)), "region") } catch { throw ValidationError("--bbox: \(error)") }
-        }
-        let parts = (around ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let lon = parts[0], let lat = parts[1] else {
-            throw ValidationError("--around must be LON,LAT")
-        }
-        do { return (try Region.around(GeoPoint(lon: lon, lat: lat), radiusMeters: radius ?? 0), "region") } catch {
-            throw ValidationError("--around: \(error)")
-        }
+        guard let selected = try place.parse() else { throw ValidationError("give exactly one of --region, --bbox, --around") }
+        let id = place.region.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension } ?? "region"
+        return (selected, id)
     }
 }

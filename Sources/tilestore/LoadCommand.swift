@@ -26,12 +26,8 @@ struct LoadCommand: ParsableCommand {
     @OptionGroup var fetch: FetchFlags
     @Argument(help: "The region id (A-Z a-z 0-9 . _ -).") var id: String
     @Option(help: ArgumentHelp("The repository: http(s)://…, file:///… or a directory.", valueName: "url")) var from: String
-    @Option(help: "Region as a GeoJSON file.") var region: String?
-    @Option(help: "Region as minLon,minLat,maxLon,maxLat.") var bbox: String?
-    @Option(help: "Region as a circle around LON,LAT (needs --radius).") var around: String?
-    @Option(help: "Radius in metres for --around.") var radius: Double?
+    @OptionGroup var place: RegionOptions
     @Option(help: "Region as a GeoJSON line file (needs --buffer).") var line: String?
-    @Option(help: "Buffer in metres around --line.") var buffer: Double?
     @Option(help: "The tileset whose map packs to load (newest version).") var tileset: String?
     @Option(help: "The tileset version (default the newest).") var tilesetVersion: String?
     @Option(help: "Zoom range of the map packs, e.g. 0-14.") var zoom = "0-16"
@@ -46,10 +42,9 @@ struct LoadCommand: ParsableCommand {
     @Option(help: "Refuse regions needing more routing grid tiles than this.") var maxRoutingTiles = 4096
 
     func validate() throws {
-        let given = [region != nil, bbox != nil, around != nil, line != nil].filter { $0 }.count
-        if given != 1 { throw ValidationError("give exactly one of --region, --bbox, --around, --line") }
-        if around != nil && radius == nil { throw ValidationError("--around needs --radius (metres)") }
-        if line != nil && buffer == nil { throw ValidationError("--line needs --buffer (metres)") }
+        if place.givenCount + (line == nil ? 0 : 1) != 1 { throw ValidationError("give exactly one of --region, --bbox, --around, --line") }
+        if place.around != nil && place.radius == nil { throw ValidationError("--around needs --radius (metres)") }
+        if line != nil && place.buffer == nil { throw ValidationError("--line needs --buffer (metres)") }
         if tileset == nil && !routing && style == nil { throw ValidationError("nothing to load: give --tileset, --routing or --style") }
         if tilesetVersion != nil && tileset == nil { throw ValidationError("--tileset-version needs --tileset") }
         if version != nil && !routing { throw ValidationError("--version needs --routing") }
@@ -74,15 +69,8 @@ struct LoadCommand: ParsableCommand {
     }
 
     private func parseRegion() throws -> Region {
-        if let file = region ?? line {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw InputError(file: file, "cannot read the region file") }
-            do { return try Region.parse(geoJSON: text, defaultRadius: radius, defaultBuffer: buffer) } catch { throw InputError(file: file, "\(error)") }
-        }
-        if let bbox {
-            do { return try Region.bbox(BBox(parsing: bbox)) } catch { throw ValidationError("--bbox: \(error)") }
-        }
-        let parts = (around ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let lon = parts[0], let lat = parts[1] else { throw ValidationError("--around must be LON,LAT") }
-        do { return try Region.around(GeoPoint(lon: lon, lat: lat), radiusMeters: radius ?? 0) } catch { throw ValidationError("--around: \(error)") }
+        if let line { return try place.geoJSONRegion(file: line) }
+        guard let region = try place.parse() else { throw ValidationError("give exactly one of --region, --bbox, --around, --line") }
+        return region
     }
 }
