@@ -48,8 +48,6 @@ public final class Snapper {
     private let tested = EdgeVisitSet()
     /// The untested edges of the cell being visited (kept: no allocation per query).
     private var cellScratch = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 256)
-    /// Keeps the loads that bring a cell's shapes into the cache from being optimised away.
-    private var touchSink: Int32 = 0
     /// One ring's cells with their distance bounds (kept: no allocation per query).
     private var ringScratch: [(bound: Double, cell: Int)] = []
 
@@ -246,7 +244,7 @@ public final class Snapper {
             if s0 < shapeLatE7.count { touched ^= shapeLatE7[s0] ^ shapeLonE7[s0] }
             touched ^= Int32(truncatingIfNeeded: edgeDirectionRank[2 * e])
         }
-        touchSink = touched
+        keepComputed(UInt32(bitPattern: touched))
         for k in 0..<n {
             if let hit = nearestHit(onEdge: Int(scratch[k]), q, within: min(q.limit, collector.usefulDistance)) { collector.offer(hit) }
         }

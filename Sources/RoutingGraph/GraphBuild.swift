@@ -2,6 +2,7 @@ import ContractionHierarchy
 import Foundation
 import RoutingProfile
 import OffgridCore
+import TileMath
 
 /// `route-graph`'s stages: tiles → road graph → chains merged → edge-based graph → components
 /// → contraction hierarchy → snapping grid → graph file.
