@@ -56,6 +56,11 @@ public final class MBTilesSource: TileSource {
             throw InputError(file: path, "cannot open the SQLite database: \(message)")
         }
         sqlite3_exec(db, "PRAGMA cache_size = -65536", nil, nil, nil)   // 64 MiB of pages
+        // Pages read through a mapping instead of copied by pread: tile rows each fill a leaf
+        // page, so an estimate or a build touches most of the file (US z0-12 estimate 0.50 ->
+        // 0.39 s, map packs from 1.4 GB ~2.8 -> ~2.1 s). SQLite caps the mapping at its
+        // compile-time limit (2 GB on Debian) and reads the rest as before.
+        sqlite3_exec(db, "PRAGMA mmap_size = 1099511627776", nil, nil, nil)
         do {
             try load()
         } catch {
