@@ -21,6 +21,9 @@ public struct ContractionOptions: Sendable {
     public var lazyNeighbourUpdates: Bool
     /// Once fewer nodes than this remain, contract them one at a time from a priority queue with
     /// lazy updates: independent sets in a small dense core are tiny, and rounds would be wasted.
+    /// 6,000 rather than 2,000: there the real contraction's priority (witness searches of up to
+    /// `witnessSettleLimit` nodes) orders the top better than the rounds' simulations (see
+    /// docs/CH.md).
     public var sequentialTail: Int
     /// Weights of the priority terms (see `NodeOrdering`).
     public var weights: PriorityWeights
@@ -32,7 +35,7 @@ public struct ContractionOptions: Sendable {
                 simulationSettleLimit: Int = 60,
                 lazyReevaluation: Bool = true,
                 lazyNeighbourUpdates: Bool = false,
-                sequentialTail: Int = 2_000,
+                sequentialTail: Int = 6_000,
                 weights: PriorityWeights = .init(),
                 log: (@Sendable (String) -> Void)? = nil) {
         self.threads = max(1, threads)

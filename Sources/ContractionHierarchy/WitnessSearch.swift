@@ -72,8 +72,13 @@ final class WitnessSearch {
 
     /// Finds the shortcuts that contracting `node` needs; appends them to `list` when given
     /// (the middle node is implicit: it is `node`).
+    ///
+    /// `part` of `parts` searches only that contiguous share of the in-neighbours (and counts the
+    /// removed arcs only in part 0), so one node's searches can run on several workers: the parts'
+    /// lists concatenated in part order and their estimates added equal one whole call.
     func contract(node v: Int, graph g: DynamicGraph, excluded: UnsafePointer<UInt8>,
-                  settleLimit: Int, collectInto list: ShortcutList?) -> ContractionEstimate {
+                  settleLimit: Int, collectInto list: ShortcutList?,
+                  part: Int = 0, of parts: Int = 1) -> ContractionEstimate {
         var estimate = ContractionEstimate()
         inNode.removeAll(keepingCapacity: true); inWeight.removeAll(keepingCapacity: true)
         inHops.removeAll(keepingCapacity: true); outNode.removeAll(keepingCapacity: true)
@@ -89,9 +94,10 @@ final class WitnessSearch {
             maxOut = max(maxOut, g.weight(s))
         }
         estimate.removedArcs = inNode.count + outNode.count
+        if part != 0 { estimate.removedArcs = 0; estimate.removedHops = 0 }
         if inNode.isEmpty || outNode.isEmpty { return estimate }
 
-        for i in 0..<inNode.count {
+        for i in inNode.count * part / parts ..< inNode.count * (part + 1) / parts {
             let u = inNode[i]
             let viaWeight = UInt64(inWeight[i])
             nextStamp()

@@ -124,6 +124,13 @@ final class ContractionHierarchyTests: XCTestCase {
                 let other = ContractionHierarchyBuilder.build(nodeCount: n, arcs: arcs, options: .init(threads: threads, sequentialTail: 100))
                 XCTAssertTrue(one == other, "\(threads) threads differ from 1")
             }
+            // All in the sequential tail, whose witness searches for one node are split over the
+            // workers by in-neighbour: the parts' shortcuts must come back in the same order.
+            let sequential = ContractionHierarchyBuilder.build(nodeCount: n, arcs: arcs, options: .init(threads: 1, sequentialTail: Int.max))
+            for threads in [2, 3] {
+                XCTAssertTrue(sequential == ContractionHierarchyBuilder.build(nodeCount: n, arcs: arcs, options: .init(threads: threads, sequentialTail: Int.max)),
+                              "sequential tail on \(threads) threads differs from 1")
+            }
             // The arc order of the input does not matter either.
             var shuffled = ArcList()
             for i in (0..<arcs.count).reversed() { shuffled.append(tail: arcs.tails[i], head: arcs.heads[i], weight: arcs.weights[i]) }
