@@ -10,9 +10,11 @@ extension ContractionRun {
     /// Touched neighbours are not re-simulated (only their level rises): in the dense core each
     /// contraction touches dozens of nodes of high degree, and re-simulating them was 96 % of the
     /// tail's searches and 44 % of all contraction time on the ~5 M extract. The re-evaluation
-    /// on pop keeps the order honest, and the top came out no worse (measured on the ~1 M / ~5 M
-    /// extracts: settled nodes 368 → 352 / 958 → 996, distance p50 −11 % / −21 %, tail 43 → 15 s
-    /// at 5 M). One node's witness searches are split over the workers by in-neighbour.
+    /// on pop keeps the order honest, and its priorities, from the real witness searches, order
+    /// the top better than the simulations did (with the 6,000-node tail on the ~1 M / ~5 M
+    /// extracts: settled nodes 368 → 345 / 958 → 969, distance p50 −20 % / −24 %, contraction
+    /// at 5 M 97.5 → ~65 s; docs/CH.md). One node's witness searches are split over the workers
+    /// by in-neighbour.
     func contractSequentially(_ remaining: [UInt32]) {
         var queue = KeyQueue()
         for v in remaining { queue.push(key[Int(v)]) }
