@@ -61,9 +61,8 @@ public struct LegSearch {
             expanded = r
             let offset = partial(r, 1 - source.position(d))
             sources.removeAll { $0.node == r }
-            let plain = data.plainGraph()
-            for arc in Int(plain.firstOut[Int(r)])..<Int(plain.firstOut[Int(r) + 1]) {
-                sources.append((plain.head[arc], offset + plain.weight[arc]))
+            for turn in data.turns(from: r) {
+                sources.append((turn.head, offset + turn.weight))
             }
         }
         return (sources, targets, shift, expanded)

@@ -74,18 +74,59 @@ final class RouteServiceTests: XCTestCase {
     func testRouteAlongOneEdgeUsesThePartialEdge() throws {
         let d = try data()
         let service = try RouteService(data: d)
-        // The longest edge drivable both ways.
-        let e = (0..<d.edgeCount).filter { d.edgeFlags[$0] & 3 == 3 }.max { d.edgeLengthCm[$0] < d.edgeLengthCm[$1] }!
-        let r = d.shapeRange(e)
-        let a = (lon: Double(d.shapeLonE7[r.lowerBound]) / 1e7, lat: Double(d.shapeLatE7[r.lowerBound]) / 1e7)
-        let b = (lon: Double(d.shapeLonE7[r.upperBound - 1]) / 1e7, lat: Double(d.shapeLatE7[r.upperBound - 1]) / 1e7)
-        let quarter = (lon: a.lon + (b.lon - a.lon) * 0.25, lat: a.lat + (b.lat - a.lat) * 0.25)
-        let threeQuarters = (lon: a.lon + (b.lon - a.lon) * 0.75, lat: a.lat + (b.lat - a.lat) * 0.75)
-        guard r.count == 2 else { return }   // straight edges only: the points are on the road
+        // The longest straight edge (two shape points, so points between them are on the road)
+        // drivable both ways.
+        let e = try XCTUnwrap(longestStraightEdge(d, flags: 3))
+        let (quarter, threeQuarters) = quarterPoints(d, e)
         let s = try service.summary(RouteRequest(coordinates: [quarter, threeQuarters]))
         XCTAssertEqual(s.distance, Double(d.edgeLengthCm[e]) / 100 / 2, accuracy: 1)
         let back = try service.summary(RouteRequest(coordinates: [threeQuarters, quarter]))
         XCTAssertEqual(back.distance, Double(d.edgeLengthCm[e]) / 100 / 2, accuracy: 1)
+    }
+
+    /// On a one-way edge with the target behind the source, the route leaves the edge by its
+    /// turns and comes back: longer than the gap, and the same with CH and plain Dijkstra.
+    func testTargetBehindOnAOneWayEdgeGoesAround() throws {
+        let d = try data()
+        let service = try RouteService(data: d)
+        let e = try XCTUnwrap(longestStraightEdge(d, flags: 1))
+        let (quarter, threeQuarters) = quarterPoints(d, e)
+        var request = RouteRequest(coordinates: [threeQuarters, quarter])
+        let ch = try service.summary(request)
+        request.algorithm = .dijkstra
+        let dijkstra = try service.summary(request)
+        XCTAssertGreaterThan(ch.distance, Double(d.edgeLengthCm[e]) / 100 / 2 + 1, "the route goes around")
+        XCTAssertEqual(ch.duration, dijkstra.duration)
+    }
+
+    private func longestStraightEdge(_ d: RoutingData, flags: UInt8) -> Int? {
+        (0..<d.edgeCount).filter { d.edgeFlags[$0] & 3 == flags && d.shapeRange($0).count == 2 }
+            .max { d.edgeLengthCm[$0] < d.edgeLengthCm[$1] }
+    }
+
+    private func quarterPoints(_ d: RoutingData, _ e: Int) -> ((lon: Double, lat: Double), (lon: Double, lat: Double)) {
+        let r = d.shapeRange(e)
+        let a = (lon: Double(d.shapeLonE7[r.lowerBound]) / 1e7, lat: Double(d.shapeLatE7[r.lowerBound]) / 1e7)
+        let b = (lon: Double(d.shapeLonE7[r.upperBound - 1]) / 1e7, lat: Double(d.shapeLatE7[r.upperBound - 1]) / 1e7)
+        return ((a.lon + (b.lon - a.lon) * 0.25, a.lat + (b.lat - a.lat) * 0.25),
+                (a.lon + (b.lon - a.lon) * 0.75, a.lat + (b.lat - a.lat) * 0.75))
+    }
+
+    /// The turns out of a node, found at its junction, are exactly the plain turn graph's arcs
+    /// (which the same-edge case used to build whole), for every node of the sample.
+    func testTurnsAtTheJunctionAreThePlainGraphsArcs() throws {
+        let d = try data()
+        let plain = d.plainGraph()
+        var turns = 0
+        for r in 0..<UInt32(plain.nodeCount) {
+            let arcs = Int(plain.firstOut[Int(r)])..<Int(plain.firstOut[Int(r) + 1])
+            let found = d.turns(from: r)
+            XCTAssertEqual(found.map(\.head), arcs.map { plain.head[$0] }, "heads out of \(r)")
+            XCTAssertEqual(found.map(\.weight), arcs.map { plain.weight[$0] }, "weights out of \(r)")
+            turns += found.count
+        }
+        XCTAssertEqual(turns, plain.arcCount, "every turn found")
+        XCTAssertGreaterThan(turns, 10_000)
     }
 
     func testErrorCodes() throws {
