@@ -65,8 +65,9 @@ osrm-deps: $(VENV_OSRM)/.installed
 
 # Servers and tools the tests start themselves on loopback; installed only when missing.
 # nginx: the pack repository server of the load tests; slurm-wlm and munge: the one-node Slurm cluster of make scale-slurm-check; osmium-tool: the
-# workflow's extracts; libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri: software EGL for MapLibre Native (pymgl).
-TEST_APT_PACKAGES := nginx slurm-wlm munge osmium-tool libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri
+# workflow's extracts; libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri: software EGL for MapLibre Native (pymgl);
+# sqlite3: the command line that writes the TileSources tests' MBTiles fixtures.
+TEST_APT_PACKAGES := nginx slurm-wlm munge osmium-tool libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri sqlite3
 test-deps: deps pydeps osrm-deps
 	@missing=""; for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

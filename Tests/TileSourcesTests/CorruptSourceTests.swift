@@ -151,14 +151,14 @@ final class CorruptSourceTests: XCTestCase {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         p.arguments = [path, "CREATE TABLE t (a int); INSERT INTO t VALUES (1);"]
-        if (try? p.run()) != nil {
-            p.waitUntilExit()
-            do {
-                _ = try TileSources.open(path: path)
-                XCTFail("an unrelated database opened as MBTiles")
-            } catch let e as InputError {
-                XCTAssertTrue(e.description.contains("not an MBTiles tileset"), e.description)
-            }
+        try p.run()   // sqlite3 (the command line) is a test dependency: make test-deps installs it
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "sqlite3 made the database")
+        do {
+            _ = try TileSources.open(path: path)
+            XCTFail("an unrelated database opened as MBTiles")
+        } catch let e as InputError {
+            XCTAssertTrue(e.description.contains("not an MBTiles tileset"), e.description)
         }
     }
 }
