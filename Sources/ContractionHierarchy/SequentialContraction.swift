@@ -37,12 +37,8 @@ extension ContractionRun {
                     }
                 }
             }
-            for k in split..<parts { estimates[k] = .init() }
             var estimate = ContractionEstimate()
-            for e in estimates {
-                estimate.shortcuts += e.shortcuts; estimate.shortcutHops += e.shortcutHops
-                estimate.removedArcs += e.removedArcs; estimate.removedHops += e.removedHops
-            }
+            for e in estimates[0..<split] { estimate += e }
             if options.lazyReevaluation {
                 let fresh = NodeOrdering.key(priority: NodeOrdering.priority(estimate, level: level[v], options.weights), node: v)
                 if fresh > top, let next = queue.peek(), fresh > next {
@@ -54,11 +50,7 @@ extension ContractionRun {
             }
             beginTouching()
             let all = lists[0]
-            for list in lists.dropFirst() {
-                for i in 0..<list.count {
-                    all.append(tail: list.tail[i], head: list.head[i], weight: list.weight[i], hops: list.hops[i])
-                }
-            }
+            for list in lists[1..<split] { all.append(contentsOf: list) }
             contract(v, shortcuts: all, 0..<all.count)
             sinceProgress += 1
             if sinceProgress == 256 {

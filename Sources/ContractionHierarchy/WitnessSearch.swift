@@ -11,6 +11,10 @@ final class ShortcutList {
         tail.append(t); head.append(h); weight.append(w); hops.append(n)
     }
 
+    func append(contentsOf other: ShortcutList) {
+        tail += other.tail; head += other.head; weight += other.weight; hops += other.hops
+    }
+
     func removeAll() {
         tail.removeAll(keepingCapacity: true); head.removeAll(keepingCapacity: true)
         weight.removeAll(keepingCapacity: true); hops.removeAll(keepingCapacity: true)
@@ -23,6 +27,12 @@ struct ContractionEstimate {
     var shortcutHops = 0
     var removedArcs = 0
     var removedHops = 0
+
+    /// Adds the estimate of another part of the same node's contraction.
+    static func += (a: inout ContractionEstimate, b: ContractionEstimate) {
+        a.shortcuts += b.shortcuts; a.shortcutHops += b.shortcutHops
+        a.removedArcs += b.removedArcs; a.removedHops += b.removedHops
+    }
 }
 
 /// Decides which shortcuts contracting a node needs, with one bounded Dijkstra search per
