@@ -82,9 +82,8 @@ public final class RoutingData: @unchecked Sendable {
     /// few scans replace the whole-graph copy (on the ~5 M graph ~85 MB and tens of ms) that
     /// one same-edge query used to build.
     public func turns(from r: UInt32) -> [(head: UInt32, weight: UInt32)] {
-        let direction = rankEdgeDirection[Int(r)]
-        let e = Int(direction >> 1)
-        let junction = Int(direction & 1 == 0 ? edgeTo[e] : edgeFrom[e])
+        let direction = Int(rankEdgeDirection[Int(r)])
+        let junction = endNode(direction >> 1, direction & 1)
         var turns: [(head: UInt32, weight: UInt32)] = []
         for i in Int(nodeFirstEnd[junction])..<Int(nodeFirstEnd[junction + 1]) {
             let x = edgeDirectionRank[Int(nodeEnds[i])]

@@ -82,7 +82,7 @@ public enum RoutingPackUnpacker {
 
         if plan.isNoop {
             // Still verify the whole pack: a corrupt input is reported even when nothing changes.
-            try forEachVerifiedTile(reader, threads: threads, progress: progress) { _, _ in }
+            try forEachVerifiedTile(reader, threads: threads, progress: progress)
             return summary
         }
 
@@ -139,17 +139,12 @@ public enum RoutingPackUnpacker {
         var fromPack = [Bool](repeating: false, count: reader.tileCount)
         for case .pack(let k) in plan.sources { fromPack[k] = true }
         let isFromPack = fromPack, entries = reader.entries
-        var written: [String] = []
+        func tilePath(_ k: Int) -> String {
+            (partial as NSString).appendingPathComponent(UnpackedRoutingDirectory.Manifest.Tile.fileName(for: entries[k].tileID))
+        }
         // Workers write the tiles they decompressed (distinct files); the tree is flushed once below.
-        try forEachVerifiedTile(reader, threads: threads, progress: progress, inWorker: { k, raw in
-            guard isFromPack[k] else { return }
-            let name = UnpackedRoutingDirectory.Manifest.Tile.fileName(for: entries[k].tileID)
-            try FileTools.writeNewFile((partial as NSString).appendingPathComponent(name), raw, durable: false)
-        }) { k, _ in
-            if fromPack[k] {
-                written.append((partial as NSString).appendingPathComponent(
-                    UnpackedRoutingDirectory.Manifest.Tile.fileName(for: entries[k].tileID)))
-            }
+        try forEachVerifiedTile(reader, threads: threads, progress: progress) { k, raw in
+            if isFromPack[k] { try FileTools.writeNewFile(tilePath(k), raw, durable: false) }
         }
         for (tile, source) in zip(plan.manifest.tiles, plan.sources) where source == .existing {
             try FileTools.linkOrCopy((dir as NSString).appendingPathComponent(tile.file),
@@ -157,17 +152,15 @@ public enum RoutingPackUnpacker {
         }
         let manifestPath = (partial as NSString).appendingPathComponent(UnpackedRoutingDirectory.Manifest.fileName)
         try FileTools.writeNewFile(manifestPath, plan.manifest.encoded(), durable: false)
-        written.append(manifestPath)
-        try UnpackFiles.flush(partial, files: written)
+        try UnpackFiles.flush(partial, files: fromPack.indices.filter { fromPack[$0] }.map(tilePath) + [manifestPath])
         FileSync.syncDirectory(partial)
     }
 
-    /// Decompresses and checks every tile of the pack in index order, a batch at a time on all
-    /// cores, calling `body` with each tile's index position and raw bytes; the first bad tile
-    /// (in index order) is the error thrown.
+    /// Decompresses and checks every tile of the pack, a batch at a time on all cores, calling
+    /// `body` (on the worker that decompressed it) with each tile's index position and raw bytes;
+    /// the first bad tile (in index order) is the error thrown.
     private static func forEachVerifiedTile(_ reader: RoutingPackReader, threads: Int, progress: any ProgressSink,
-                                            inWorker: (Int, [UInt8]) throws -> Void = { _, _ in },
-                                            _ body: (Int, [UInt8]) throws -> Void) throws {
+                                            _ body: (Int, [UInt8]) throws -> Void = { _, _ in }) throws {
         let entries = reader.entries
         var bytesDone: Int64 = 0
         var start = 0
@@ -181,15 +174,11 @@ public enum RoutingPackUnpacker {
             }
             let first = start
             let results = Parallel.map(count: end - start, threads: threads) { n in
-                Result { () throws -> [UInt8] in
-                    let raw = try reader.tileBytes(at: first + n)
-                    try inWorker(first + n, raw)
-                    return raw
-                }
+                Result { try body(first + n, try reader.tileBytes(at: first + n)) }
             }
             for (n, result) in results.enumerated() {
                 let k = start + n
-                try body(k, try result.get())
+                try result.get()
                 bytesDone += Int64(entries[k].compressedSize)
                 progress.update(bytesDone: bytesDone, itemsDone: k + 1)
             }
