@@ -1,4 +1,5 @@
 import CSQLite
+import OffgridCore
 import TileMath
 
 /// Reading whole zooms of an MBTiles index at once, for plans that ask about many subtrees.
@@ -35,12 +36,28 @@ extension MBTilesSource {
         return Int(sqlite3_column_int64(s, 0))
     }
 
-    /// The index of every zoom of `zooms` from one statement: the table in storage order
-    /// (`+zoom_level` keeps SQLite off the index), or the index's (zoom, column, TMS row) order.
-    /// Rows are collected per zoom as they come; a zoom's keys are then used as they are when
-    /// ascending (a table written in XYZ order), reversed column by column when in TMS order (the
-    /// index's), and sorted otherwise.
-    func scanZoomRange(_ zooms: ClosedRange<Int>, storageOrder: Bool) throws -> [Int: MBTilesZoomIndex] {
+    /// The index of every zoom of `zooms` from one scan: the table in storage order (read from
+    /// the file's pages when `SQLiteTileRows` can, else through SQL with `+zoom_level` keeping
+    /// SQLite off the index), or the index's (zoom, column, TMS row) order. Rows are collected
+    /// per zoom as they come; a zoom's keys are then used as they are when ascending (a table
+    /// written in XYZ order), reversed column by column when in TMS order (the index's), and
+    /// sorted otherwise. `readPages: false` keeps the storage-order scan in SQL (the tests' oracle).
+    func scanZoomRange(_ zooms: ClosedRange<Int>, storageOrder: Bool, readPages: Bool = true) throws -> [Int: MBTilesZoomIndex] {
+        var rows: SQLiteTileRows.Rows
+        if storageOrder, readPages, let read = try pageRows(zooms) {
+            rows = read
+        } else {
+            rows = try sqlRows(zooms, storageOrder: storageOrder)
+        }
+        var result: [Int: MBTilesZoomIndex] = [:]
+        for z in zooms {
+            let i = z - zooms.lowerBound
+            result[z] = MBTilesSource.zoomIndex(zoom: z, keys: &rows.keys[i], lengths: &rows.lengths[i])
+        }
+        return result
+    }
+
+    private func sqlRows(_ zooms: ClosedRange<Int>, storageOrder: Bool) throws -> SQLiteTileRows.Rows {
         let s = try statement(storageOrder
             ? "SELECT zoom_level, tile_column, tile_row, length(tile_data) FROM tiles WHERE +zoom_level BETWEEN ?1 AND ?2"
             : "SELECT zoom_level, tile_column, tile_row, length(tile_data) FROM tiles WHERE zoom_level BETWEEN ?1 AND ?2 "
@@ -50,22 +67,31 @@ extension MBTilesSource {
         sqlite3_bind_int64(s, 1, Int64(zooms.lowerBound))
         sqlite3_bind_int64(s, 2, Int64(zooms.upperBound))
         let lo = zooms.lowerBound
-        var keys = [[UInt64]](repeating: [], count: zooms.count)
-        var lengths = [[UInt32]](repeating: [], count: zooms.count)
+        var rows = SQLiteTileRows.Rows(zoomCount: zooms.count)
         while try step(s, "reading the tile index at zooms \(zooms.lowerBound)-\(zooms.upperBound)") {
             let z = Int(sqlite3_column_int64(s, 0))
             guard zooms.contains(z) else { continue }
             let side = Int64(1) << z
             let x = sqlite3_column_int64(s, 1), row = sqlite3_column_int64(s, 2)
             guard x >= 0, x < side, row >= 0, row < side else { continue }
-            keys[z - lo].append(UInt64(x) << 32 | UInt64(side - 1 - row))
-            lengths[z - lo].append(UInt32(clamping: sqlite3_column_int64(s, 3)))
+            rows.keys[z - lo].append(UInt64(x) << 32 | UInt64(side - 1 - row))
+            rows.lengths[z - lo].append(UInt32(clamping: sqlite3_column_int64(s, 3)))
         }
-        var result: [Int: MBTilesZoomIndex] = [:]
-        for z in zooms {
-            result[z] = MBTilesSource.zoomIndex(zoom: z, keys: &keys[z - lo], lengths: &lengths[z - lo])
-        }
-        return result
+        return rows
+    }
+
+    /// The storage-order scan read from the file's pages (`SQLiteTileRows`) inside a read
+    /// transaction, which holds SQLite's shared lock so that no writer changes the file meanwhile;
+    /// nil when the table is a view or the reader declines the file (SQL then answers).
+    func pageRows(_ zooms: ClosedRange<Int>) throws -> SQLiteTileRows.Rows? {
+        guard let root = tilesRootPage else { return nil }
+        try execute("BEGIN")
+        defer { try? execute("COMMIT") }
+        let lock = try statement("SELECT count(*) FROM (SELECT 1 FROM sqlite_schema LIMIT 1)")
+        sqlite3_reset(lock)
+        defer { sqlite3_reset(lock) }
+        _ = try step(lock, "the schema")
+        return SQLiteTileRows.read(path: path, rootPage: root, zooms: zooms, threads: Parallel.activeProcessorCount)
     }
 
     /// A zoom's index from its rows in scan order (see `scanZoomRange`).

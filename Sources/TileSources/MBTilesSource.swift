@@ -28,6 +28,9 @@ public final class MBTilesSource: TileSource {
     /// cost nothing), and per zoom the work SQL range queries have done so far.
     var zoomIndexes: [Int: MBTilesZoomIndex] = [:]
     private var sqlWork = [Int](repeating: 0, count: 31)
+    /// The `tiles` table's root page when it is a rowid table of exactly the four MBTiles
+    /// columns, which `SQLiteTileRows` can read from the file's pages; nil for a view.
+    private(set) var tilesRootPage: Int?
     private var sqlWorkAtLastCheck = [Int](repeating: 0, count: 31)
 
     /// When to scan a zoom instead of querying it (ski rental): once the SQL queries' work
@@ -90,6 +93,11 @@ public final class MBTilesSource: TileSource {
         return InputError(file: path, "\(what): \(message)")
     }
 
+    /// Runs SQL that returns no rows (transaction control).
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw fail("cannot run \(sql)") }
+    }
+
     /// A statement prepared once and kept (reset by its users).
     func statement(_ sql: String) throws -> OpaquePointer? {
         if let s = lazyStatements[sql] { return s }
@@ -146,6 +154,7 @@ public final class MBTilesSource: TileSource {
                                          "not an MBTiles tileset (no usable tiles table)")
         tileStatement = try prepare("SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3",
                                     "not an MBTiles tileset (no usable tiles table)")
+        tilesRootPage = try plainTilesTableRoot()
 
         // The metadata as JSON: plain values are strings; `json` is parsed and merged (MBTiles 1.3).
         var metadata: [String: JSONValue] = [:]
@@ -201,6 +210,21 @@ public final class MBTilesSource: TileSource {
         info = TileSourceInfo(container: .mbtiles, name: values["name"] ?? "", tileType: tileType,
                               tileCompression: compression, minZoom: lo, maxZoom: hi, bounds: bounds,
                               metadata: metadata, expires: values["expires"])
+    }
+
+    private func plainTilesTableRoot() throws -> Int? {
+        let table = try prepare("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'tiles'",
+                                "corrupt or unreadable MBTiles (the schema)")
+        defer { sqlite3_finalize(table) }
+        guard try step(table, "the schema") else { return nil }
+        let root = Int(sqlite3_column_int64(table, 0))
+        let columns = try prepare("SELECT name FROM pragma_table_xinfo('tiles')", "corrupt or unreadable MBTiles (the tiles table's columns)")
+        defer { sqlite3_finalize(columns) }
+        var names: [String] = []
+        while try step(columns, "the tiles table's columns") {
+            names.append(sqlite3_column_text(columns, 0).map { String(cString: $0) } ?? "")
+        }
+        return names == ["zoom_level", "tile_column", "tile_row", "tile_data"] ? root : nil
     }
 
     private func firstTileBytes() throws -> [UInt8]? {
