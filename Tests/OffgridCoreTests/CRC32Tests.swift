@@ -8,7 +8,7 @@ import TestSupport
 final class CRC32Tests: XCTestCase {
     /// The paths this CPU can run; the automatic one is CShims' own choice.
     private var paths: [CRC32.Path] {
-        CRC32.hasPCLMUL ? [.automatic, .pclmul, .portable] : [.automatic, .portable]
+        [.automatic] + (CRC32.hasVPCLMUL ? [.vpclmul] : []) + (CRC32.hasPCLMUL ? [.pclmul] : []) + [.portable]
     }
 
     /// zlib's crc32 in 1 GiB pieces (its length is 32-bit); an empty buffer gives the seed.
@@ -50,6 +50,7 @@ final class CRC32Tests: XCTestCase {
         }
         let flags = Set(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
         XCTAssertEqual(CRC32.hasPCLMUL, flags.contains("pclmulqdq") && flags.contains("sse4_1"))
+        XCTAssertEqual(CRC32.hasVPCLMUL, CRC32.hasPCLMUL && flags.contains("vpclmulqdq") && flags.contains("avx512f"))
     }
 
     func testEveryLengthUpTo1100() {
@@ -67,6 +68,7 @@ final class CRC32Tests: XCTestCase {
         let bytes = rng.wideBytes(70_000 + 64)
         var bad = 0
         for step in stride(from: 64, through: 70_000, by: 64) where bad < 5 {
+            // Every 256-byte block boundary of the 512-bit lanes is among these too.
             for length in [step - 17, step - 16, step - 1, step, step + 1, step + 15, step + 16, step + 48] {
                 bad += check(bytes, start: step % 7, length: length, seed: UInt32(truncatingIfNeeded: step &* 2_654_435_761))
             }
@@ -78,7 +80,7 @@ final class CRC32Tests: XCTestCase {
         let bytes = rng.bytes(5000)
         var bad = 0
         for start in 0..<64 where bad < 5 {
-            for length in [0, 1, 15, 16, 63, 64, 65, 79, 80, 127, 128, 129, 255, 256, 1000, 4096 + 13] {
+            for length in [0, 1, 15, 16, 63, 64, 65, 79, 80, 127, 128, 129, 255, 256, 257, 271, 272, 511, 512, 1000, 4096 + 13] {
                 bad += check(bytes, start: start, length: length, seed: 0xFFFF_FFFF)
             }
         }
