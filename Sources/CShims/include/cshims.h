@@ -3,4 +3,18 @@
 /* Atomically swaps two paths (Linux renameat2 RENAME_EXCHANGE). Returns 0 or -1 with errno set;
    where the call does not exist it fails with ENOSYS and callers fall back to two renames. */
 int offgrid_rename_exchange(const char *a, const char *b);
+
+#include <stddef.h>
+#include <stdint.h>
+/* zlib's crc32(crc, buf, len), bit for bit, with PCLMUL folding where the CPU has it (chosen at
+   the first call). len may exceed 4 GiB; len 0 returns crc. */
+uint32_t offgrid_crc32(uint32_t crc, const void *buf, size_t len);
+/* The paths offgrid_crc32 chooses between, for tests and measurements: 512-bit lanes
+   (VPCLMULQDQ + AVX-512), 128-bit lanes (PCLMULQDQ + SSE4.1), zlib. Each folding one may only be
+   called when its has_ function is non-zero (off x86 they are zlib's). */
+int offgrid_crc32_has_vpclmul(void);
+int offgrid_crc32_has_pclmul(void);
+uint32_t offgrid_crc32_vpclmul(uint32_t crc, const void *buf, size_t len);
+uint32_t offgrid_crc32_pclmul(uint32_t crc, const void *buf, size_t len);
+uint32_t offgrid_crc32_portable(uint32_t crc, const void *buf, size_t len);
 #endif
