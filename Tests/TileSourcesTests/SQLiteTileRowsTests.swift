@@ -1,5 +1,6 @@
 import Foundation
 @testable import TileSources
+import TestSupport
 import TileMath
 import XCTest
 
@@ -187,7 +188,7 @@ final class SQLiteTileRowsTests: XCTestCase {
         XCTAssertGreaterThan(tree.interior.count, 3, "a tree of three or more levels")
         let treePages = tree.interior + tree.leaves
         XCTAssertGreaterThan(treePages.count, 200)
-        var generator = SplitMix(seed: 13)
+        var generator = SplitMix64(seed: 13)
         var declined = 0, agreed = 0, sqlFailed = 0
         // One copy, damaged in place and mended after each round (rewriting 27 MB 400 times is slow).
         let damaged = try variant("damaged.mbtiles") { _ in }
@@ -225,18 +226,5 @@ final class SQLiteTileRowsTests: XCTestCase {
         XCTAssertGreaterThan(declined, 50, "damage is seen")
         XCTAssertGreaterThan(agreed, 20, "harmless damage (free space, unused bits) is read as SQL reads it")
         print("damaged files: \(declined) declined, \(agreed) read as SQL reads them, \(sqlFailed) where SQL failed")
-    }
-}
-
-/// A small deterministic generator (tests must not depend on the run).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }
