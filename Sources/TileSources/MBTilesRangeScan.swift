@@ -66,16 +66,10 @@ extension MBTilesSource {
         defer { sqlite3_reset(s) }
         sqlite3_bind_int64(s, 1, Int64(zooms.lowerBound))
         sqlite3_bind_int64(s, 2, Int64(zooms.upperBound))
-        let lo = zooms.lowerBound
         var rows = SQLiteTileRows.Rows(zoomCount: zooms.count)
         while try step(s, "reading the tile index at zooms \(zooms.lowerBound)-\(zooms.upperBound)") {
-            let z = Int(sqlite3_column_int64(s, 0))
-            guard zooms.contains(z) else { continue }
-            let side = Int64(1) << z
-            let x = sqlite3_column_int64(s, 1), row = sqlite3_column_int64(s, 2)
-            guard x >= 0, x < side, row >= 0, row < side else { continue }
-            rows.keys[z - lo].append(UInt64(x) << 32 | UInt64(side - 1 - row))
-            rows.lengths[z - lo].append(UInt32(clamping: sqlite3_column_int64(s, 3)))
+            rows.add(zoom: sqlite3_column_int64(s, 0), x: sqlite3_column_int64(s, 1), tmsRow: sqlite3_column_int64(s, 2),
+                     length: sqlite3_column_int64(s, 3), zooms: zooms)
         }
         return rows
     }
@@ -87,7 +81,7 @@ extension MBTilesSource {
         guard let root = tilesRootPage else { return nil }
         try execute("BEGIN")
         defer { try? execute("COMMIT") }
-        let lock = try statement("SELECT count(*) FROM (SELECT 1 FROM sqlite_schema LIMIT 1)")
+        let lock = try statement("SELECT 1 FROM sqlite_schema LIMIT 1")
         sqlite3_reset(lock)
         defer { sqlite3_reset(lock) }
         _ = try step(lock, "the schema")

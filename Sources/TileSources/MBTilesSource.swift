@@ -28,10 +28,10 @@ public final class MBTilesSource: TileSource {
     /// cost nothing), and per zoom the work SQL range queries have done so far.
     var zoomIndexes: [Int: MBTilesZoomIndex] = [:]
     private var sqlWork = [Int](repeating: 0, count: 31)
+    private var sqlWorkAtLastCheck = [Int](repeating: 0, count: 31)
     /// The `tiles` table's root page when it is a rowid table of exactly the four MBTiles
     /// columns, which `SQLiteTileRows` can read from the file's pages; nil for a view.
     private(set) var tilesRootPage: Int?
-    private var sqlWorkAtLastCheck = [Int](repeating: 0, count: 31)
 
     /// When to scan a zoom instead of querying it (ski rental): once the SQL queries' work
     /// (a query costs about as much as reading 6 index rows, measured) reaches a quarter of

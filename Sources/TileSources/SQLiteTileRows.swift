@@ -31,6 +31,17 @@ enum SQLiteTileRows {
             keys = .init(repeating: [], count: zoomCount)
             lengths = .init(repeating: [], count: zoomCount)
         }
+
+        /// Keeps a row when its zoom is in `zooms` and its column and TMS row lie in the zoom's
+        /// grid (no coordinate query could return the others), keyed by XYZ row.
+        mutating func add(zoom: Int64, x: Int64, tmsRow: Int64, length: Int64, zooms: ClosedRange<Int>) {
+            guard zoom >= Int64(zooms.lowerBound), zoom <= Int64(zooms.upperBound) else { return }
+            let side = Int64(1) << zoom
+            guard x >= 0, x < side, tmsRow >= 0, tmsRow < side else { return }
+            let i = Int(zoom) - zooms.lowerBound
+            keys[i].append(UInt64(x) << 32 | UInt64(side - 1 - tmsRow))
+            lengths[i].append(UInt32(clamping: length))
+        }
     }
 
     /// The rows of the rowid table rooted at `rootPage` whose zoom is in `zooms` and whose
@@ -48,8 +59,8 @@ enum SQLiteTileRows {
             let range = leaves.count * part / parts ..< leaves.count * (part + 1) / parts
             return scan(fd, layout, leaves: leaves[range], zooms: zooms)
         }
-        var all = Rows(zoomCount: zooms.count)
-        for result in results {
+        guard var all = results[0] else { return nil }
+        for result in results.dropFirst() {
             guard let part = result else { return nil }
             for z in 0..<zooms.count {
                 all.keys[z].append(contentsOf: part.keys[z])
@@ -169,11 +180,7 @@ enum SQLiteTileRows {
                     length = (t3 - 12) / 2
                 default: return nil
                 }
-                guard zoom >= Int64(zooms.lowerBound), zoom <= Int64(zooms.upperBound) else { continue }
-                let side = Int64(1) << zoom
-                guard x >= 0, x < side, tmsRow >= 0, tmsRow < side else { continue }
-                rows.keys[Int(zoom) - zooms.lowerBound].append(UInt64(x) << 32 | UInt64(side - 1 - tmsRow))
-                rows.lengths[Int(zoom) - zooms.lowerBound].append(UInt32(clamping: length))
+                rows.add(zoom: zoom, x: x, tmsRow: tmsRow, length: Int64(clamping: length), zooms: zooms)
             }
         }
         return rows
