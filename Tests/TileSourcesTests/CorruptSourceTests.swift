@@ -148,12 +148,7 @@ final class CorruptSourceTests: XCTestCase {
         expectError(garbled, "MBTiles", name: "garbled.mbtiles")
         // An SQLite database that is not MBTiles.
         let path = scratch.path("other.sqlite")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        p.arguments = [path, "CREATE TABLE t (a int); INSERT INTO t VALUES (1);"]
-        try p.run()   // sqlite3 (the command line) is a test dependency: make test-deps installs it
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "sqlite3 made the database")
+        try sqlite3(path, "CREATE TABLE t (a int); INSERT INTO t VALUES (1);", what: "sqlite3 made the database")
         do {
             _ = try TileSources.open(path: path)
             XCTFail("an unrelated database opened as MBTiles")

@@ -116,12 +116,7 @@ final class MBTilesZoomIndexTests: XCTestCase {
             INSERT INTO map VALUES (3, 8, 0, '30/0/0'), (3, -1, 2, '30/0/0'), (3, 2, 9, '30/0/0');
             CREATE VIEW tiles AS SELECT zoom_level, tile_column, tile_row, tile_data FROM map JOIN images USING (tile_id);
             """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        p.arguments = [path, sql]
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "sqlite3 made the fixture")
+        try sqlite3(path, sql)
         let source = try MBTilesSource(path: path)
         XCTAssertEqual(try source.allTiles().count, 180, "the out-of-grid rows are not tiles")
         try assertSameAnswers(path)

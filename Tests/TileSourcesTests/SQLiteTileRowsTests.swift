@@ -8,35 +8,17 @@ import XCTest
 /// b-trees of several levels with overflow chains, and declines — never misreads — what it does
 /// not handle: WAL databases, views, values of other types, and damaged or truncated files.
 final class SQLiteTileRowsTests: XCTestCase {
-    private var dir: URL!
-
-    override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-tile-rows-\(getpid())-\(name.hashValue)")
-        try? FileManager.default.removeItem(at: dir)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: dir)
-    }
-
-    private func sqlite(_ path: String, _ sql: String, before: [String] = [],
-                        file: StaticString = #filePath, line: UInt = #line) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        p.arguments = before.flatMap { ["-cmd", $0] } + [path, sql]
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "sqlite3 made the fixture", file: file, line: line)
-    }
+    private var scratch: Scratch!
+    override func setUp() { scratch = Scratch("sqlite-tile-rows") }
+    override func tearDown() { scratch.remove() }
 
     /// 6,000 rows at zooms 0-14 and 20-30 (integers of every width, 0 and 1 as constants), in an
     /// order that is neither XYZ nor TMS, with tiles of 0-9,000 bytes on 1 KiB pages (three or
     /// more b-tree levels, most rows spilling into overflow pages), NULL tiles, and rows outside
     /// their zoom's grid.
     private func fixture(_ name: String, pageSize: Int = 1024, extra: String = "") throws -> String {
-        let path = dir.appendingPathComponent(name).path
-        try sqlite(path, """
+        let path = scratch.path(name)
+        try sqlite3(path, """
             PRAGMA page_size = \(pageSize);
             CREATE TABLE metadata (name text, value text);
             INSERT INTO metadata VALUES ('name', 'fixture'), ('format', 'pbf'), ('minzoom', '0'), ('maxzoom', '30');
@@ -94,7 +76,7 @@ final class SQLiteTileRowsTests: XCTestCase {
         try assertPagesAnswerAsSQL(try fixture("p65536.mbtiles", pageSize: 65536))
         // Reserved bytes at each page's end (what checksum VFSes use) change where local payload ends.
         let reserved = try fixture("reserved.mbtiles", extra: "")
-        try sqlite(reserved, "VACUUM;", before: [".filectrl reserve_bytes 8"])
+        try sqlite3(reserved, "VACUUM;", before: [".filectrl reserve_bytes 8"])
         let bytes = fileBytes(reserved)
         XCTAssertEqual(bytes[20], 8, "the fixture has reserved bytes")
         try assertPagesAnswerAsSQL(reserved)
@@ -123,8 +105,8 @@ final class SQLiteTileRowsTests: XCTestCase {
         }
         // A WITHOUT ROWID table has the columns but an index b-tree; a view has no root page;
         // an added column makes older records shorter than the table.
-        let withoutRowid = dir.appendingPathComponent("without-rowid.mbtiles").path
-        try sqlite(withoutRowid, """
+        let withoutRowid = scratch.path("without-rowid.mbtiles")
+        try sqlite3(withoutRowid, """
             CREATE TABLE metadata (name text, value text);
             CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob,
                                 PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID;
@@ -135,8 +117,8 @@ final class SQLiteTileRowsTests: XCTestCase {
         XCTAssertNil(try w.pageRows(0...1))
         XCTAssertEqual(try w.scanZoomRange(0...1, storageOrder: true)[1]!.lengths, [1, 2])
 
-        let added = dir.appendingPathComponent("added-column.mbtiles").path
-        try sqlite(added, """
+        let added = scratch.path("added-column.mbtiles")
+        try sqlite3(added, """
             CREATE TABLE metadata (name text, value text);
             CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer);
             INSERT INTO tiles VALUES (1, 0, 0), (1, 1, 0);
@@ -163,9 +145,7 @@ final class SQLiteTileRowsTests: XCTestCase {
         func variant(_ name: String, _ change: (inout [UInt8]) -> Void) throws -> String {
             var bytes = clean
             change(&bytes)
-            let p = dir.appendingPathComponent(name).path
-            try Data(bytes).write(to: URL(fileURLWithPath: p))
-            return p
+            return try scratch.write(name, bytes)
         }
         let truncated = try variant("truncated.mbtiles") { $0.removeLast($0.count / 2) }
         XCTAssertNil(SQLiteTileRows.read(path: truncated, rootPage: root, zooms: 0...30, threads: 2))
@@ -178,7 +158,7 @@ final class SQLiteTileRowsTests: XCTestCase {
         }
         XCTAssertNil(SQLiteTileRows.read(path: outside, rootPage: root, zooms: 0...30, threads: 2))
         XCTAssertNil(SQLiteTileRows.read(path: path, rootPage: clean.count, zooms: 0...30, threads: 2), "root out of the file")
-        XCTAssertNil(SQLiteTileRows.read(path: dir.appendingPathComponent("missing").path, rootPage: root, zooms: 0...30, threads: 2))
+        XCTAssertNil(SQLiteTileRows.read(path: scratch.path("missing"), rootPage: root, zooms: 0...30, threads: 2))
 
         // The table's own pages (its interior pages and leaves), found from a clean read.
         let fd = open(path, O_RDONLY)

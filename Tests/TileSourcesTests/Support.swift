@@ -11,6 +11,18 @@ let samplePMTiles = repositoryRoot.appendingPathComponent("samples/liechtenstein
 
 func fileBytes(_ path: String) -> [UInt8] { [UInt8](FileManager.default.contents(atPath: path) ?? Data()) }
 
+/// Runs the sqlite3 command line on `path` (SQL fixtures; `before`: dot-commands run first, each
+/// as `-cmd`) and asserts it succeeded. sqlite3 is a test dependency: make test-deps installs it.
+func sqlite3(_ path: String, _ sql: String, before: [String] = [], what: String = "sqlite3 made the fixture",
+             file: StaticString = #filePath, line: UInt = #line) throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    p.arguments = before.flatMap { ["-cmd", $0] } + [path, sql]
+    try p.run()
+    p.waitUntilExit()
+    XCTAssertEqual(p.terminationStatus, 0, what, file: file, line: line)
+}
+
 
 /// An independent, minimal PMTiles v3 writer for fixtures: tiles sorted by id, identical
 /// consecutive tiles as run-length entries, identical non-consecutive tiles sharing bytes,
