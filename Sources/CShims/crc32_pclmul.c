@@ -148,22 +148,21 @@ int offgrid_crc32_has_vpclmul(void) {
     return offgrid_crc32_has_pclmul() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq");
 }
 
-uint32_t offgrid_crc32_pclmul(uint32_t crc, const void *buf, size_t len) {
-    const unsigned char *p = buf;
-    if (len < FOLD_MIN)
-        return crc32_zlib(crc, p, len);
+/* Folds the whole 16-byte blocks with `fold` (the register goes in and out inverted, as zlib
+   keeps it), then zlib does the last < 16 bytes. */
+static uint32_t fold_then_tail(uint32_t crc, const unsigned char *p, size_t len,
+                               uint32_t (*fold)(uint32_t, const unsigned char *, size_t)) {
     size_t body = len & ~(size_t)15;
-    crc = ~crc32_fold(~crc, p, body);
+    crc = ~fold(~crc, p, body);
     return crc32_zlib(crc, p + body, len - body);
 }
 
+uint32_t offgrid_crc32_pclmul(uint32_t crc, const void *buf, size_t len) {
+    return len < FOLD_MIN ? crc32_zlib(crc, buf, len) : fold_then_tail(crc, buf, len, crc32_fold);
+}
+
 uint32_t offgrid_crc32_vpclmul(uint32_t crc, const void *buf, size_t len) {
-    const unsigned char *p = buf;
-    if (len < VPCLMUL_MIN)
-        return offgrid_crc32_pclmul(crc, p, len);
-    size_t body = len & ~(size_t)15;
-    crc = ~crc32_fold_vpclmul(~crc, p, body);
-    return crc32_zlib(crc, p + body, len - body);
+    return len < VPCLMUL_MIN ? offgrid_crc32_pclmul(crc, buf, len) : fold_then_tail(crc, buf, len, crc32_fold_vpclmul);
 }
 #else
 int offgrid_crc32_has_pclmul(void) { return 0; }
