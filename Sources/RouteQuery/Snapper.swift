@@ -171,9 +171,16 @@ public final class Snapper {
                                              _ collector: inout C) {
         let r0 = qRow - k, r1 = qRow + k, c0 = qColumn - k, c1 = qColumn + k
         let cLo = max(0, c0), cHi = min(columns - 1, c1), rLo = max(0, r0 + 1), rHi = min(rows - 1, r1 - 1)
-        // (bound, cell) of the ring's cells inside the grid.
+        // (bound, cell) of the ring's cells inside the grid that list an edge and are near
+        // enough: only those need an order (most cells of a ring far from roads are empty).
         ringScratch.removeAll(keepingCapacity: true)
-        func add(_ r: Int, _ c: Int) { ringScratch.append((cellBound(r, c, q, perDegreeLon), r * columns + c)) }
+        let stop = min(q.limit, collector.usefulDistance)
+        func add(_ r: Int, _ c: Int) {
+            let cell = r * columns + c
+            guard cellFirst[cell] != cellFirst[cell + 1] else { return }
+            let bound = cellBound(r, c, q, perDegreeLon)
+            if bound <= stop { ringScratch.append((bound, cell)) }
+        }
         if cLo <= cHi {
             if r0 >= 0 && r0 < rows { for c in cLo...cHi { add(r0, c) } }
             if r1 >= 0 && r1 < rows { for c in cLo...cHi { add(r1, c) } }
