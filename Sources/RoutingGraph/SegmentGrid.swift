@@ -19,11 +19,13 @@ public struct SegmentGrid {
               let minLon = g.shapeLonE7.min(), let maxLon = g.shapeLonE7.max() else { return }
         minLatE7 = minLat
         minLonE7 = minLon
-        // 0.005° cells (about 550 m north–south), coarser when there would be more than one
-        // cell per two edges (sparse extents): the index stays a few bytes per edge.
-        var cell: Int64 = 50_000
+        // 0.0025° cells (about 280 m north–south), coarser while there would be more than two
+        // cells per edge (extents with wide empty areas): the index stays under ~10 bytes per
+        // edge. A snap tests every edge of the cells it visits, so the cell size sets its cost:
+        // on the ~1 M-node bench extract, 0.01° → 0.005° cells took a snap from 9.7 to 4.1 µs.
+        var cell: Int64 = 25_000
         let latSpan = Int64(maxLat) - Int64(minLat), lonSpan = Int64(maxLon) - Int64(minLon)
-        while (latSpan / cell + 1) * (lonSpan / cell + 1) > max(4096, Int64(g.edgeCount / 2)) { cell *= 2 }
+        while (latSpan / cell + 1) * (lonSpan / cell + 1) > max(4096, 2 * Int64(g.edgeCount)) { cell *= 2 }
         cellE7 = Int32(cell)
         rows = Int32(latSpan / cell + 1)
         columns = Int32(lonSpan / cell + 1)
