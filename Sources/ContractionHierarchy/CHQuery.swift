@@ -96,11 +96,9 @@ public final class CHQuery {
             if forwardKey >= best && backwardKey >= best { break }
             settled &+= 1
             if forwardKey <= backwardKey {
-                forward.settleNext(other: backward, graph: g, stamp: q, bit: CHDirection.forward,
-                                   stallBit: CHDirection.backward, best: &best, meet: &meet)
+                forward.settleNext(other: backward, graph: g, stamp: q, stallBit: CHDirection.backward, best: &best, meet: &meet)
             } else {
-                backward.settleNext(other: forward, graph: g, stamp: q, bit: CHDirection.backward,
-                                    stallBit: CHDirection.forward, best: &best, meet: &meet)
+                backward.settleNext(other: forward, graph: g, stamp: q, stallBit: CHDirection.forward, best: &best, meet: &meet)
             }
         }
         lastSettledCount = settled
@@ -166,10 +164,10 @@ struct UpwardSearchBuffers {
 
     /// Settles the queue's minimum: updates the best meeting with the other direction, stops
     /// there if a higher node reaches it more cheaply (stall-on-demand), else relaxes its arcs
-    /// usable in `bit`'s direction. Labels not below `best` are not kept: they cannot improve it.
+    /// usable in the search's direction (the one that is not `stallBit`). Labels not below `best` are not kept: they cannot improve it.
     @inline(__always)
-    mutating func settleNext(other: UpwardSearchBuffers, graph g: CHGraphView, stamp q: UInt32, bit: UInt8,
-                             stallBit: UInt8, best: inout UInt64, meet: inout UInt32) {
+    mutating func settleNext(other: UpwardSearchBuffers, graph g: CHGraphView, stamp q: UInt32, stallBit: UInt8,
+                             best: inout UInt64, meet: inout UInt32) {
         let (v, d) = heap.popMin()
         let vi = Int(v)
         let there = other.label[vi]
@@ -178,57 +176,66 @@ struct UpwardSearchBuffers {
             if total < best { best = total; meet = v }
         }
         let begin = Int(g.firstOut[vi]), end = Int(g.firstOut[vi &+ 1])
-        if isStalled(d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) { return }
-        relax(v, d: d, arcs: begin..<end, graph: g, stamp: q, bit: bit, bound: best)
-    }
-
-    /// The arcs of `range` usable in `bit`'s direction: a prefix of the range for forward, a
-    /// suffix for backward (see `CHGraphView`), found by scanning until the first arc without it.
-    @inline(__always)
-    static func usable(_ range: Range<Int>, bit: UInt8, arcs: UnsafePointer<CHArc>) -> Range<Int> {
-        if bit == CHDirection.forward {
-            var a = range.lowerBound
-            while a < range.upperBound && arcs[a].allows(bit) { a &+= 1 }
-            return range.lowerBound..<a
-        }
-        var a = range.upperBound
-        while a > range.lowerBound && arcs[a &- 1].allows(bit) { a &-= 1 }
-        return a..<range.upperBound
+        guard let usable = stallTest(d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) else { return }
+        relax(v, d: d, usable: usable, graph: g, stamp: q, bound: best)
     }
 
     /// Stall-on-demand: an arc x → v (in search direction) from a higher node x with
     /// `d(x) + w < d(v)` proves that v's label is not a shortest distance, so nothing it
-    /// reaches can be on a shortest up-down path through v.
+    /// reaches can be on a shortest up-down path through v. Returns nil when v is stalled, else
+    /// the arcs to relax (usable in the search's own direction).
+    ///
+    /// The arcs usable against the search are a suffix of the range for a forward search and a
+    /// prefix for a backward one (see `CHGraphView`); scanning them from that end, the first arc
+    /// that also allows the search's own direction marks where its usable arcs end (or start),
+    /// so the relaxation needs no scan of its own to find them.
     @inline(__always)
-    func isStalled(d: UInt64, arcs range: Range<Int>, graph g: CHGraphView, stamp q: UInt32, stallBit: UInt8) -> Bool {
-        guard let arcs = g.arcs.baseAddress else { return false }
-        var a = range.lowerBound
-        if stallBit == CHDirection.forward {
-            while a < range.upperBound {
-                let arc = arcs[a]
-                if !arc.allows(stallBit) { break }
-                let x = label[Int(arc.head)]
-                if x.stamp == q && x.distance &+ UInt64(arc.weight) < d { return true }
-                a &+= 1
-            }
-        } else {
-            a = range.upperBound
+    func stallTest(d: UInt64, arcs range: Range<Int>, graph g: CHGraphView, stamp q: UInt32, stallBit: UInt8) -> Range<Int>? {
+        guard let arcs = g.arcs.baseAddress else { return range.lowerBound..<range.lowerBound }
+        let searchBit = stallBit ^ (CHDirection.forward | CHDirection.backward)
+        if stallBit == CHDirection.backward {
+            // Forward search: [forward-only][both][backward-only], scanned down from the end.
+            var a = range.upperBound
+            var usableEnd = range.lowerBound
             while a > range.lowerBound {
+                let arc = arcs[a &- 1]
+                if arc.allows(searchBit) { usableEnd = a; break }
+                let x = label[Int(arc.head)]
+                if x.stamp == q && x.distance &+ UInt64(arc.weight) < d { return nil }
                 a &-= 1
-                let arc = arcs[a]
+            }
+            while a > range.lowerBound {
+                let arc = arcs[a &- 1]
                 if !arc.allows(stallBit) { break }
                 let x = label[Int(arc.head)]
-                if x.stamp == q && x.distance &+ UInt64(arc.weight) < d { return true }
+                if x.stamp == q && x.distance &+ UInt64(arc.weight) < d { return nil }
+                a &-= 1
             }
+            return range.lowerBound..<usableEnd
         }
-        return false
+        // Backward search: the same, scanned up from the start.
+        var a = range.lowerBound
+        var usableStart = range.upperBound
+        while a < range.upperBound {
+            let arc = arcs[a]
+            if arc.allows(searchBit) { usableStart = a; break }
+            let x = label[Int(arc.head)]
+            if x.stamp == q && x.distance &+ UInt64(arc.weight) < d { return nil }
+            a &+= 1
+        }
+        while a < range.upperBound {
+            let arc = arcs[a]
+            if !arc.allows(stallBit) { break }
+            let x = label[Int(arc.head)]
+            if x.stamp == q && x.distance &+ UInt64(arc.weight) < d { return nil }
+            a &+= 1
+        }
+        return usableStart..<range.upperBound
     }
 
     @inline(__always)
-    mutating func relax(_ v: UInt32, d: UInt64, arcs range: Range<Int>, graph g: CHGraphView, stamp q: UInt32, bit: UInt8,
-                        bound: UInt64) {
+    mutating func relax(_ v: UInt32, d: UInt64, usable: Range<Int>, graph g: CHGraphView, stamp q: UInt32, bound: UInt64) {
         guard let arcs = g.arcs.baseAddress else { return }
-        let usable = UpwardSearchBuffers.usable(range, bit: bit, arcs: arcs)
         var a = usable.lowerBound
         while a < usable.upperBound {
             let arc = arcs[a]

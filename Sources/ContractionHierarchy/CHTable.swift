@@ -35,8 +35,7 @@ extension CHQuery {
             Parallel.forEachChunk(count: targets.count, threads: workers.count, chunkSize: 8) { w, range in
                 for t in range {
                     var found: [BucketHit] = []
-                    workers[w].exhaustUpward(from: targets[t], graph: g, bit: CHDirection.backward,
-                                             stallBit: CHDirection.forward) { v, d in
+                    workers[w].exhaustUpward(from: targets[t], graph: g, stallBit: CHDirection.forward) { v, d in
                         found.append(BucketHit(node: v, distance: d))
                     }
                     slots[t] = found
@@ -49,8 +48,7 @@ extension CHQuery {
             Parallel.forEachChunk(count: sources.count, threads: workers.count, chunkSize: 4) { w, range in
                 for s in range {
                     let row = matrix.baseAddress! + s * targets.count
-                    workers[w].exhaustUpward(from: sources[s], graph: g, bit: CHDirection.forward,
-                                             stallBit: CHDirection.backward) { v, d in
+                    workers[w].exhaustUpward(from: sources[s], graph: g, stallBit: CHDirection.backward) { v, d in
                         let slot = buckets.slot[Int(v)]
                         guard slot.stamp == buckets.stamp else { return }
                         var e = Int(slot.begin)
@@ -112,7 +110,7 @@ final class TableWorker: @unchecked Sendable {
     /// A full upward search (no stopping criterion) with stall-on-demand; calls `visit` for every
     /// settled node that is not stalled, with its distance.
     @inline(__always)
-    func exhaustUpward(from ends: [CHEndpoint], graph g: CHGraphView, bit: UInt8, stallBit: UInt8,
+    func exhaustUpward(from ends: [CHEndpoint], graph g: CHGraphView, stallBit: UInt8,
                        _ visit: (UInt32, UInt64) -> Void) {
         if stamp == UInt32.max { state.resetStamps(); stamp = 0 }
         stamp += 1
@@ -123,9 +121,9 @@ final class TableWorker: @unchecked Sendable {
             let (v, d) = search.heap.popMin()
             let vi = Int(v)
             let begin = Int(g.firstOut[vi]), end = Int(g.firstOut[vi &+ 1])
-            if search.isStalled(d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) { continue }
+            guard let usable = search.stallTest(d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) else { continue }
             visit(v, d)
-            search.relax(v, d: d, arcs: begin..<end, graph: g, stamp: q, bit: bit, bound: UInt64.max)
+            search.relax(v, d: d, usable: usable, graph: g, stamp: q, bound: UInt64.max)
         }
     }
 }
