@@ -48,7 +48,7 @@ let package = Package(
         // One pack container (preamble, header, sorted index, positioned single-entry reads) for every pack kind.
         .target(name: "PackContainer", dependencies: ["OffgridCore"]),
         .target(name: "RoutingPacks", dependencies: ["OffgridCore", "TileMath", "PackContainer"]),
-        .target(name: "ContractionHierarchy", dependencies: ["OffgridCore"]),
+        .target(name: "ContractionHierarchy", dependencies: ["OffgridCore", "CShims"]),
         .target(name: "RoutingGraph", dependencies: ["OffgridCore", "TileMath", "RoutingTiles", "RoutingProfile",
                                                      "RoutingPacks", "ContractionHierarchy"]),
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 /// A start or end point of a query: a node (a rank, for `CHQuery`) and a non-negative cost
 /// already spent before it (for a source) or still to spend after it (for a target), e.g. the
 /// part of a road segment between a snapped point and the segment's end.
@@ -170,6 +171,11 @@ struct UpwardSearchBuffers {
                              best: inout UInt64, meet: inout UInt32) {
         let (v, d) = heap.popMin()
         let vi = Int(v)
+        // The next node this side settles is most likely the new minimum: ask for its arcs now,
+        // so that their cache miss overlaps this node's work instead of starting the next.
+        if !heap.isEmpty, let arcs = g.arcs.baseAddress {
+            offgrid_prefetch(arcs + Int(g.firstOut[Int(heap.minNode)]))
+        }
         let there = other.label[vi]
         if there.stamp == q {
             let total = d &+ there.distance

@@ -47,6 +47,9 @@ struct IndexedHeap {
 
     @inline(__always) mutating func clear() { count = 0 }
 
+    /// The node with the smallest key; only when not empty.
+    @inline(__always) var minNode: UInt32 { nodes[0] }
+
     /// Whether `node` (known to be reached in the current search) is still queued.
     @inline(__always) func contains(_ node: UInt32) -> Bool { position[Int(node)] != IndexedHeap.settled }
 

@@ -17,4 +17,6 @@ int offgrid_crc32_has_pclmul(void);
 uint32_t offgrid_crc32_vpclmul(uint32_t crc, const void *buf, size_t len);
 uint32_t offgrid_crc32_pclmul(uint32_t crc, const void *buf, size_t len);
 uint32_t offgrid_crc32_portable(uint32_t crc, const void *buf, size_t len);
+/* Asks for the cache line at p to be loaded for reading, without waiting for it. */
+static inline void offgrid_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 #endif
