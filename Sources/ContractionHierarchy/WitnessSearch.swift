@@ -1,3 +1,4 @@
+import CShims
 /// Shortcuts found for the nodes one worker contracted, as parallel arrays (reused across rounds).
 final class ShortcutList {
     var tail: [UInt32] = []
@@ -163,6 +164,12 @@ final class WitnessSearch {
         var targetsLeft = targets
         while heapCount > 0 {
             let top = pop()
+            // As in CHQuery: the next node settled is most likely the new minimum, so its arcs
+            // are asked for now and their miss overlaps this node's relaxation.
+            if heapCount > 0 {
+                let next = 2 &* Int(UInt32(truncatingIfNeeded: heap[0]))
+                offgrid_prefetch(arc + Int(blockBegin[next]))
+            }
             let d = top >> 32
             let x = Int(UInt32(truncatingIfNeeded: top))
             if state[2 &* x] != stampBits | d { continue }  // a stale entry: x was reached again, shorter
