@@ -61,7 +61,10 @@ final class WitnessSearch {
     var settledCount = 0
     var limitHits = 0
     var realSettled = 0
-    /// Binary min-heap of `distance << 32 | node`: one integer compare orders by distance, then id.
+    /// 4-ary min-heap of `distance << 32 | node`: one integer compare orders by distance, then id.
+    /// Entries are all distinct, so the pop order (and every witness found) is the same for any
+    /// arity; four children per level halve the depth, and their minimum is found with
+    /// conditional moves rather than a mispredicted branch per level.
     private var heap: UnsafeMutablePointer<UInt64>
     private var heapCapacity = 1024
     private var heapCount = 0
@@ -219,7 +222,7 @@ final class WitnessSearch {
         var i = heapCount
         heapCount &+= 1
         while i > 0 {
-            let parent = (i &- 1) >> 1
+            let parent = (i &- 1) >> 2
             if heap[parent] <= entry { break }
             heap[i] = heap[parent]
             i = parent
@@ -233,11 +236,19 @@ final class WitnessSearch {
         let last = heap[heapCount]
         var i = 0
         while true {
-            var child = 2 &* i &+ 1
-            if child >= heapCount { break }
-            if child &+ 1 < heapCount && heap[child &+ 1] < heap[child] { child &+= 1 }
-            if last <= heap[child] { break }
-            heap[i] = heap[child]
+            let first = 4 &* i &+ 1
+            if first >= heapCount { break }
+            var child = first
+            var smallest = heap[first]
+            let end = min(first &+ 4, heapCount)
+            var c = first &+ 1
+            while c < end {
+                let e = heap[c]
+                if e < smallest { smallest = e; child = c }
+                c &+= 1
+            }
+            if last <= smallest { break }
+            heap[i] = smallest
             i = child
         }
         heap[i] = last
