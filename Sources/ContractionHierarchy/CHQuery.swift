@@ -165,7 +165,8 @@ struct UpwardSearchBuffers {
 
     /// Settles the queue's minimum: updates the best meeting with the other direction, stops
     /// there if a higher node reaches it more cheaply (stall-on-demand), else relaxes its arcs
-    /// usable in the search's direction (the one that is not `stallBit`). Labels not below `best` are not kept: they cannot improve it.
+    /// usable in the search's direction (the one that is not `stallBit`). Labels not below `best`
+    /// are not kept: they cannot improve it.
     @inline(__always)
     mutating func settleNext(other: UpwardSearchBuffers, graph g: CHGraphView, stamp q: UInt32, stallBit: UInt8,
                              best: inout UInt64, meet: inout UInt32) {
@@ -206,15 +207,13 @@ struct UpwardSearchBuffers {
             while a > range.lowerBound {
                 let arc = arcs[a &- 1]
                 if arc.allows(searchBit) { usableEnd = a; break }
-                let x = label[Int(arc.head)]
-                if x.stamp == q && x.distance &+ UInt64(arc.weight) < d { return nil }
+                if stalls(atDistance: d, through: arc, stamp: q) { return nil }
                 a &-= 1
             }
             while a > range.lowerBound {
                 let arc = arcs[a &- 1]
                 if !arc.allows(stallBit) { break }
-                let x = label[Int(arc.head)]
-                if x.stamp == q && x.distance &+ UInt64(arc.weight) < d { return nil }
+                if stalls(atDistance: d, through: arc, stamp: q) { return nil }
                 a &-= 1
             }
             return range.lowerBound..<usableEnd
@@ -225,18 +224,23 @@ struct UpwardSearchBuffers {
         while a < range.upperBound {
             let arc = arcs[a]
             if arc.allows(searchBit) { usableStart = a; break }
-            let x = label[Int(arc.head)]
-            if x.stamp == q && x.distance &+ UInt64(arc.weight) < d { return nil }
+            if stalls(atDistance: d, through: arc, stamp: q) { return nil }
             a &+= 1
         }
         while a < range.upperBound {
             let arc = arcs[a]
             if !arc.allows(stallBit) { break }
-            let x = label[Int(arc.head)]
-            if x.stamp == q && x.distance &+ UInt64(arc.weight) < d { return nil }
+            if stalls(atDistance: d, through: arc, stamp: q) { return nil }
             a &+= 1
         }
         return usableStart..<range.upperBound
+    }
+
+    /// Whether the arc's head, reached in this query, reaches the node at distance `d` more cheaply.
+    @inline(__always)
+    func stalls(atDistance d: UInt64, through arc: CHArc, stamp q: UInt32) -> Bool {
+        let x = label[Int(arc.head)]
+        return x.stamp == q && x.distance &+ UInt64(arc.weight) < d
     }
 
     @inline(__always)

@@ -95,14 +95,7 @@ struct IndexedHeap {
         while true {
             let firstChild = (i << 2) &+ 1
             if firstChild >= count { break }
-            var best = firstChild
-            var bestKey = keys[firstChild]
-            let lastChild = min(firstChild &+ 4, count)
-            var c = firstChild &+ 1
-            while c < lastChild {
-                if keys[c] < bestKey { best = c; bestKey = keys[c] }
-                c &+= 1
-            }
+            let (best, bestKey) = smallestChild(keys, first: firstChild, count: count)
             if key <= bestKey { break }
             keys[i] = bestKey
             nodes[i] = nodes[best]
@@ -113,4 +106,19 @@ struct IndexedHeap {
         nodes[i] = node
         position[Int(node)] = UInt32(truncatingIfNeeded: i)
     }
+}
+
+/// The smallest of the (up to) four children `first ..< first + 4` of a 4-ary heap of `count`
+/// values, and its index; the first one on ties. Compiles to conditional moves.
+@inline(__always) func smallestChild<T: Comparable>(_ values: UnsafeMutablePointer<T>, first: Int, count: Int) -> (index: Int, value: T) {
+    var best = first
+    var smallest = values[first]
+    let end = min(first &+ 4, count)
+    var c = first &+ 1
+    while c < end {
+        let v = values[c]
+        if v < smallest { smallest = v; best = c }
+        c &+= 1
+    }
+    return (best, smallest)
 }

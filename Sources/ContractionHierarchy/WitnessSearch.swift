@@ -184,8 +184,8 @@ final class WitnessSearch {
             // As in CHQuery: the next node settled is most likely the new minimum, so its arcs
             // are asked for now and their miss overlaps this node's relaxation.
             if heapCount > 0 {
-                let next = 2 &* Int(UInt32(truncatingIfNeeded: heap[0]))
-                offgrid_prefetch(arc + Int(blockBegin[next]))
+                let nextOutBlock = 2 &* Int(UInt32(truncatingIfNeeded: heap[0]))
+                offgrid_prefetch(arc + Int(blockBegin[nextOutBlock]))
             }
             let d = top >> 32
             let x = Int(UInt32(truncatingIfNeeded: top))
@@ -252,15 +252,7 @@ final class WitnessSearch {
         while true {
             let first = 4 &* i &+ 1
             if first >= heapCount { break }
-            var child = first
-            var smallest = heap[first]
-            let end = min(first &+ 4, heapCount)
-            var c = first &+ 1
-            while c < end {
-                let e = heap[c]
-                if e < smallest { smallest = e; child = c }
-                c &+= 1
-            }
+            let (child, smallest) = smallestChild(heap, first: first, count: heapCount)
             if last <= smallest { break }
             heap[i] = smallest
             i = child
