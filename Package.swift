@@ -41,7 +41,7 @@ let package = Package(
         // What only executables need: argument parsing, ToolMain, the progress bar, shared options.
         .target(name: "ToolSupport", dependencies: ["OffgridCore", "TileMath",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .target(name: "TileMath", dependencies: ["OffgridCore"]),
+        .target(name: "TileMath", dependencies: ["OffgridCore", "CShims"]),
         .target(name: "OSMPBF", dependencies: ["OSMPBFProto", "CProtobufC", "CZlib", "OffgridCore"]),
         .target(name: "RoutingProfile", dependencies: ["OffgridCore"]),
         .target(name: "RoutingTiles", dependencies: ["OffgridCore", "TileMath", "OSMPBF", "RoutingProfile"]),

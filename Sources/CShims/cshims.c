@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include "cshims.h"
 
@@ -11,5 +12,14 @@ int offgrid_rename_exchange(const char *a, const char *b) {
     (void)a; (void)b;
     errno = ENOSYS;
     return -1;
+#endif
+}
+
+void offgrid_sincos(double x, double *s, double *c) {
+#if defined(__GLIBC__)
+    sincos(x, s, c);
+#else
+    *s = sin(x);
+    *c = cos(x);
 #endif
 }

@@ -1,3 +1,4 @@
+import CShims
 import Foundation
 
 /// Mean earth radius (IUGG R1 = (2a + b) / 3 of WGS84), metres. The spherical model is within
@@ -21,8 +22,14 @@ public func initialBearingDegrees(from: GeoPoint, to: GeoPoint) -> Double {
     let toRadians = Double.pi / 180
     let phi1 = from.lat * toRadians, phi2 = to.lat * toRadians
     let dLon = (to.lon - from.lon) * toRadians
-    let y = sin(dLon) * cos(phi2)
-    let x = cos(phi1) * sin(phi2) - sin(phi1) * cos(phi2) * cos(dLon)
+    // Three sincos calls instead of six sin/cos calls, bit-identical: bearings are most of the
+    // trigonometry of a route's steps.
+    var sinPhi1 = 0.0, cosPhi1 = 0.0, sinPhi2 = 0.0, cosPhi2 = 0.0, sinDLon = 0.0, cosDLon = 0.0
+    offgrid_sincos(phi1, &sinPhi1, &cosPhi1)
+    offgrid_sincos(phi2, &sinPhi2, &cosPhi2)
+    offgrid_sincos(dLon, &sinDLon, &cosDLon)
+    let y = sinDLon * cosPhi2
+    let x = cosPhi1 * sinPhi2 - sinPhi1 * cosPhi2 * cosDLon
     var degrees = atan2(y, x) * 180 / Double.pi
     if degrees < 0 { degrees += 360 }
     // -tiny + 360 rounds to 360.
