@@ -1,3 +1,4 @@
+import Foundation
 import TileMath
 
 /// One edge of a route as driven: which part of it, in which direction, for how long.
@@ -71,6 +72,31 @@ extension RoutingData {
     func bearingArriving(_ e: Int, _ d: Int) -> Double {
         let r = shapeRange(e)
         return d == 0 ? shapeBearing(r.upperBound - 2, r.upperBound - 1) : shapeBearing(r.lowerBound + 1, r.lowerBound)
+    }
+
+    /// True when the turn from edge a (driven in direction da) onto edge b (in db) is surely
+    /// less than `degrees` either way, judged in a local plane from the last segment of a and
+    /// the first of b, without the spherical bearings. False when unsure: the estimate is used
+    /// only with segments under 0.05° in both axes below 75° of latitude, where it is within
+    /// 0.2° of the bearings' difference, and a turn within 1° of the bar counts as unsure.
+    func turnSurelyBelow(_ degrees: Double, arriving a: Int, _ da: Int, leaving b: Int, _ db: Int) -> Bool {
+        let ra = shapeRange(a), rb = shapeRange(b)
+        guard ra.count >= 2, rb.count >= 2 else { return false }
+        let (a0, a1) = da == 0 ? (ra.upperBound - 2, ra.upperBound - 1) : (ra.lowerBound + 1, ra.lowerBound)
+        let (b0, b1) = db == 0 ? (rb.lowerBound, rb.lowerBound + 1) : (rb.upperBound - 1, rb.upperBound - 2)
+        let limit: Int32 = 500_000, polar: Int32 = 750_000_000  // 0.05° and 75° in 1e-7 degrees
+        let latA = shapeLatE7[a1]
+        guard abs(latA) < polar else { return false }
+        let naI = Int64(shapeLatE7[a1]) - Int64(shapeLatE7[a0]), eaI = Int64(shapeLonE7[a1]) - Int64(shapeLonE7[a0])
+        let nbI = Int64(shapeLatE7[b1]) - Int64(shapeLatE7[b0]), ebI = Int64(shapeLonE7[b1]) - Int64(shapeLonE7[b0])
+        guard abs(naI) < limit, abs(eaI) < limit, abs(nbI) < limit, abs(ebI) < limit,
+              naI != 0 || eaI != 0, nbI != 0 || ebI != 0 else { return false }
+        let k = cos(Double(latA) / 1e7 * .pi / 180)
+        let na = Double(naI), ea = Double(eaI) * k, nb = Double(nbI), eb = Double(ebI) * k
+        let dot = na * nb + ea * eb
+        guard dot > 0 else { return false }
+        let bar = cos((degrees - 1) * .pi / 180)
+        return dot * dot > bar * bar * (na * na + ea * ea) * (nb * nb + eb * eb)
     }
 
     /// Bearing from shape point i to shape point j (degrees).

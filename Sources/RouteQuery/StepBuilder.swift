@@ -103,6 +103,13 @@ struct StepBuilder {
         let ramp = (isLink(classB) && !isLink(classA) && !isHighway(classA)) || (isHighway(classA) && isLink(classB))
             || (isLink(classA) && isHighway(classB))
         if !toRoundabout && !inRoundabout && !ramp && roads <= 2 && sameRoad { return nil }
+        // Along the same road through a junction nothing is said below a 55° turn (see the
+        // choice of type below); a planar estimate settles most such junctions without
+        // trigonometry, and only the doubtful ones are measured.
+        if sameRoad && !toRoundabout && !inRoundabout && !ramp
+            && data.turnSurelyBelow(55, arriving: a.edge, a.direction, leaving: b.edge, b.direction) {
+            return nil
+        }
         let arriving = data.bearingArriving(a.edge, a.direction)
         let leaving = data.bearingLeaving(b.edge, b.direction)
         let angle = turnAngle(arriving: arriving, leaving: leaving)
@@ -136,16 +143,18 @@ struct StepBuilder {
         } else if abs(angle) < 20 {
             type = sameRoad ? nil : .newName
         } else {
-            let others = otherExitAngles(node: node, arriving: arriving, except: b, bearings: endBearings())
             if sameRoad {
                 // Staying on the same road through a junction needs a word only for a real turn.
                 type = abs(angle) >= 55 ? .continue : nil
-            } else if !others.contains(where: { abs($0) < 35 }) && abs(angle) >= 45 && others.contains(where: { ($0 > 0) != (angle > 0) }) {
-                type = .endOfRoad
-            } else if others.count == 1, abs(angle) < 50, let o = others.first, abs(o) < 50 {
-                type = .fork
             } else {
-                type = .turn
+                let others = otherExitAngles(node: node, arriving: arriving, except: b, bearings: endBearings())
+                if !others.contains(where: { abs($0) < 35 }) && abs(angle) >= 45 && others.contains(where: { ($0 > 0) != (angle > 0) }) {
+                    type = .endOfRoad
+                } else if others.count == 1, abs(angle) < 50, let o = others.first, abs(o) < 50 {
+                    type = .fork
+                } else {
+                    type = .turn
+                }
             }
         }
         guard let type else { return nil }
