@@ -11,27 +11,38 @@ public struct DrivenPiece {
     public var toShare: Double
     public var seconds: Double
     public var meters: Double
-    /// Points in travel order, the cut ends interpolated.
-    public var lat: [Double]
-    public var lon: [Double]
+    /// Where its points (in travel order, the cut ends interpolated) lie in its leg's `LegPoints`.
+    public var points: Range<Int>
+}
+
+/// The points of a leg's pieces, piece after piece, one array per axis. Each piece keeps all its
+/// own points (a piece's first point repeats its predecessor's last). One buffer per leg: two
+/// arrays per driven edge were a large part of a long route's assembly (allocation and release).
+public struct LegPoints {
+    public var lat: [Double] = []
+    public var lon: [Double] = []
 }
 
 extension RoutingData {
-    /// Points and length of edge e between two shares of its length, in travel direction d.
-    func piece(edge e: Int, direction d: Int, from a: Double, to b: Double, seconds: Double) -> DrivenPiece {
+    /// Length of edge e between two shares of its length, in travel direction d; its points go
+    /// to the end of `points`.
+    func piece(edge e: Int, direction d: Int, from a: Double, to b: Double, seconds: Double,
+               into points: inout LegPoints) -> DrivenPiece {
         let r = shapeRange(e)
         let meters = Double(edgeLengthCm[e]) / 100 * max(0, b - a)
-        var lat: [Double] = [], lon: [Double] = []
-        lat.reserveCapacity(r.count)
-        lon.reserveCapacity(r.count)
+        let first = points.lat.count
         @inline(__always) func at(_ k: Int) -> Int { d == 0 ? r.lowerBound + k : r.upperBound - 1 - k }
+        @inline(__always) func made() -> DrivenPiece {
+            DrivenPiece(edge: e, direction: d, fromShare: a, toShare: b, seconds: seconds, meters: meters,
+                        points: first..<points.lat.count)
+        }
         if a <= 0 && b >= 1 {
             // A whole edge, the common case: its shape as stored, no measuring.
             for k in 0..<r.count {
-                lat.append(Double(shapeLatE7[at(k)]) / 1e7)
-                lon.append(Double(shapeLonE7[at(k)]) / 1e7)
+                points.lat.append(Double(shapeLatE7[at(k)]) / 1e7)
+                points.lon.append(Double(shapeLonE7[at(k)]) / 1e7)
             }
-            return DrivenPiece(edge: e, direction: d, fromShare: a, toShare: b, seconds: seconds, meters: meters, lat: lat, lon: lon)
+            return made()
         }
         // Part of an edge: walk the shape measuring, and cut at the shares.
         var cumulative = [Double](repeating: 0, count: r.count)
@@ -52,15 +63,15 @@ extension RoutingData {
             return (la + (lb - la) * t, lo + (lob - lo) * t)
         }
         let (sLat, sLon) = point(at: startM)
-        lat.append(sLat); lon.append(sLon)
+        points.lat.append(sLat); points.lon.append(sLon)
         for k in 1..<max(1, r.count - 1) where cumulative[k] > startM && cumulative[k] < endM {
-            lat.append(Double(shapeLatE7[at(k)]) / 1e7)
-            lon.append(Double(shapeLonE7[at(k)]) / 1e7)
+            points.lat.append(Double(shapeLatE7[at(k)]) / 1e7)
+            points.lon.append(Double(shapeLonE7[at(k)]) / 1e7)
         }
         let (eLat, eLon) = point(at: endM)
-        lat.append(eLat); lon.append(eLon)
+        points.lat.append(eLat); points.lon.append(eLon)
         // The tiles' lengths are the reference for distances; the shape sum matches them to the centimetre.
-        return DrivenPiece(edge: e, direction: d, fromShare: a, toShare: b, seconds: seconds, meters: meters, lat: lat, lon: lon)
+        return made()
     }
 
     /// Bearing (degrees) leaving the start / arriving at the end of edge e driven in direction d.
@@ -122,17 +133,21 @@ extension LegSearch.Leg {
         return total
     }
 
-    /// The leg as driven pieces between the two phantoms.
-    func pieces(_ data: RoutingData, source: Phantom, target: Phantom) -> [DrivenPiece] {
+    /// The leg as driven pieces between the two phantoms, and their points.
+    func pieces(_ data: RoutingData, source: Phantom, target: Phantom) -> (pieces: [DrivenPiece], points: LegPoints) {
         var out: [DrivenPiece] = []
+        out.reserveCapacity(ranks.count)
+        var points = LegPoints()
+        points.lat.reserveCapacity(4 * ranks.count)
+        points.lon.reserveCapacity(4 * ranks.count)
         for (i, rank) in ranks.enumerated() {
             let ed = Int(data.rankEdgeDirection[Int(rank)])
             let e = ed >> 1, d = ed & 1
             let a = i == 0 ? source.position(d) : 0
             let b = i == ranks.count - 1 ? target.position(d) : 1
-            out.append(data.piece(edge: e, direction: d, from: a, to: max(a, b), seconds: times[i] / 10))
+            out.append(data.piece(edge: e, direction: d, from: a, to: max(a, b), seconds: times[i] / 10, into: &points))
         }
-        return out
+        return (out, points)
     }
 }
 

@@ -48,15 +48,16 @@ public struct LegAnnotation: Encodable, Sendable, Equatable {
 
     /// The annotation of a leg driven as `pieces` (the same pieces its geometry is made of: the
     /// first point of every piece after the first is the previous piece's last, so segments line up).
-    static func of(_ pieces: [DrivenPiece], kinds: Kinds) -> LegAnnotation {
+    static func of(_ pieces: [DrivenPiece], points: LegPoints, kinds: Kinds) -> LegAnnotation {
         var meters: [Double] = [], seconds: [Double] = []
         for p in pieces {
-            let n = p.lat.count - 1
+            let n = p.points.count - 1
             guard n > 0 else { continue }
             var lengths = [Double](repeating: 0, count: n)
             var sum = 0.0
+            let lat = points.lat[p.points], lon = points.lon[p.points], o = p.points.lowerBound
             for k in 0..<n {
-                lengths[k] = haversineMeters(GeoPoint(lon: p.lon[k], lat: p.lat[k]), GeoPoint(lon: p.lon[k + 1], lat: p.lat[k + 1]))
+                lengths[k] = haversineMeters(GeoPoint(lon: lon[o + k], lat: lat[o + k]), GeoPoint(lon: lon[o + k + 1], lat: lat[o + k + 1]))
                 sum += lengths[k]
             }
             // The tiles' lengths are the reference (as for leg distances): scale the shape to them,

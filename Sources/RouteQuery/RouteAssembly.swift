@@ -10,20 +10,20 @@ struct RouteAssembly {
         var distance = 0.0, duration = 0.0
         for (i, leg) in legs.enumerated() {
             data.prefetch(ranks: leg.ranks)
-            let pieces = leg.pieces(data, source: phantoms[i], target: phantoms[i + 1])
+            let (pieces, points) = leg.pieces(data, source: phantoms[i], target: phantoms[i + 1])
             let meters = pieces.reduce(0) { $0 + $1.meters }
             let seconds = Double(leg.weight) / 10
             distance += meters
             duration += seconds
             for p in pieces {
                 let skip = lat.isEmpty ? 0 : 1
-                lat.append(contentsOf: p.lat.dropFirst(skip))
-                lon.append(contentsOf: p.lon.dropFirst(skip))
+                lat.append(contentsOf: points.lat[p.points].dropFirst(skip))
+                lon.append(contentsOf: points.lon[p.points].dropFirst(skip))
             }
             var stepResponses: [RouteStepResponse] = []
             if request.steps {
                 let target = phantoms[i + 1]
-                let built = steps.steps(pieces, arriveLocation: (target.lon, target.lat))
+                let built = steps.steps(pieces, points: points, arriveLocation: (target.lon, target.lat))
                 stepResponses = built.map(stepResponse)
                 if request.voiceInstructions || request.bannerInstructions {
                     InstructionBuilder.attach(to: &stepResponses, steps: built, leg: i, legCount: legs.count,
@@ -33,7 +33,7 @@ struct RouteAssembly {
             }
             var legResponse = RouteLeg(distance: round1(meters), duration: round1(seconds), weight: round1(seconds),
                                        summary: summary(pieces), steps: stepResponses)
-            if !request.annotations.isEmpty { legResponse.annotation = LegAnnotation.of(pieces, kinds: request.annotations) }
+            if !request.annotations.isEmpty { legResponse.annotation = LegAnnotation.of(pieces, points: points, kinds: request.annotations) }
             legResponses.append(legResponse)
         }
         var r = Route(distance: round1(distance), duration: round1(duration), weight: round1(duration), geometry: nil, legs: legResponses)

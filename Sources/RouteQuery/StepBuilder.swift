@@ -25,12 +25,13 @@ public struct RouteStep {
 struct StepBuilder {
     let data: RoutingData
 
-    func steps(_ pieces: [DrivenPiece], arriveLocation: (lon: Double, lat: Double)) -> [RouteStep] {
+    func steps(_ pieces: [DrivenPiece], points: LegPoints, arriveLocation: (lon: Double, lat: Double)) -> [RouteStep] {
         guard let first = pieces.first else { return [] }
         var steps: [RouteStep] = []
-        let departBearing = segmentBearing(first.lat, first.lon, fromStart: true) ?? data.bearingLeaving(first.edge, first.direction)
+        let departBearing = segmentBearing(points, first.points, fromStart: true) ?? data.bearingLeaving(first.edge, first.direction)
+        let start = first.points.lowerBound
         var current = RouteStep(type: .depart, modifier: nil, bearingBefore: 0, bearingAfter: departBearing.rounded(),
-                                location: (first.lon[0], first.lat[0]), exit: nil,
+                                location: (points.lon[start], points.lat[start]), exit: nil,
                                 name: data.string(data.edgeName[first.edge]), ref: data.string(data.edgeRef[first.edge]))
         current.intersectionBearings = [Int(departBearing.rounded()) % 360]
         current.intersectionOut = 0
@@ -39,8 +40,7 @@ struct StepBuilder {
         for (i, piece) in pieces.enumerated() {
             if i > 0 {
                 let prev = pieces[i - 1]
-                if let maneuver = maneuver(from: prev, to: piece, exitsPassed: &exitsPassed) {
-                    append(&current, piece: nil)
+                if let maneuver = maneuver(from: prev, to: piece, points: points, exitsPassed: &exitsPassed) {
                     steps.append(current)
                     if maneuver.type == .roundabout { roundaboutStep = steps.count }
                     if maneuver.type == .exitRoundabout, let r = roundaboutStep, r < steps.count {
@@ -52,13 +52,13 @@ struct StepBuilder {
                     current = maneuver
                 }
             }
-            append(&current, piece: piece)
+            append(&current, piece: piece, points: points)
         }
         // Roundabout left at the destination: still say which exit.
         if let r = roundaboutStep { if r < steps.count { steps[r].exit = exitsPassed + 1 } else { current.exit = exitsPassed + 1 } }
         steps.append(current)
         let last = pieces[pieces.count - 1]
-        let arriveBearing = segmentBearing(last.lat, last.lon, fromStart: false) ?? data.bearingArriving(last.edge, last.direction)
+        let arriveBearing = segmentBearing(points, last.points, fromStart: false) ?? data.bearingArriving(last.edge, last.direction)
         var arrive = RouteStep(type: .arrive, modifier: nil, bearingBefore: arriveBearing.rounded(), bearingAfter: 0,
                                location: arriveLocation, exit: nil, name: current.name, ref: current.ref)
         arrive.lat = [arriveLocation.lat, arriveLocation.lat]
@@ -69,17 +69,16 @@ struct StepBuilder {
         return steps
     }
 
-    private func append(_ step: inout RouteStep, piece: DrivenPiece?) {
-        guard let piece else { return }
+    private func append(_ step: inout RouteStep, piece: DrivenPiece, points: LegPoints) {
         step.meters += piece.meters
         step.seconds += piece.seconds
         let skip = step.lat.isEmpty ? 0 : 1
-        step.lat.append(contentsOf: piece.lat.dropFirst(skip))
-        step.lon.append(contentsOf: piece.lon.dropFirst(skip))
+        step.lat.append(contentsOf: points.lat[piece.points].dropFirst(skip))
+        step.lon.append(contentsOf: points.lon[piece.points].dropFirst(skip))
     }
 
     /// The step that starts between two pieces, or nil when the driver just carries on.
-    private func maneuver(from a: DrivenPiece, to b: DrivenPiece, exitsPassed: inout Int) -> RouteStep? {
+    private func maneuver(from a: DrivenPiece, to b: DrivenPiece, points: LegPoints, exitsPassed: inout Int) -> RouteStep? {
         let node = data.endNode(a.edge, a.direction)
         let roads = Int(data.nodeFirstEnd[node + 1] - data.nodeFirstEnd[node])
         let inRoundabout = data.edgeFlags[a.edge] & EdgeFlags.roundabout != 0
@@ -160,7 +159,7 @@ struct StepBuilder {
         guard let type else { return nil }
         var modifier = ManeuverModifier(angle: angle)
         if type == .fork { modifier = angle > 0 ? .slightRight : .slightLeft }
-        let location = (b.lon[0], b.lat[0])
+        let location = (points.lon[b.points.lowerBound], points.lat[b.points.lowerBound])
         var step = RouteStep(type: type, modifier: modifier, bearingBefore: arriving.rounded(), bearingAfter: leaving.rounded(),
                              location: location, exit: nil,
                              name: data.string(nameB), ref: data.string(refB))
@@ -214,9 +213,10 @@ struct StepBuilder {
     }
 
     /// Bearing of the first (or last) segment of a point list, if it has length.
-    private func segmentBearing(_ lat: [Double], _ lon: [Double], fromStart: Bool) -> Double? {
-        guard lat.count >= 2 else { return nil }
-        let (i, j) = fromStart ? (0, 1) : (lat.count - 2, lat.count - 1)
+    private func segmentBearing(_ points: LegPoints, _ r: Range<Int>, fromStart: Bool) -> Double? {
+        guard r.count >= 2 else { return nil }
+        let (i, j) = fromStart ? (r.lowerBound, r.lowerBound + 1) : (r.upperBound - 2, r.upperBound - 1)
+        let lat = points.lat, lon = points.lon
         guard lat[i] != lat[j] || lon[i] != lon[j] else { return nil }
         return initialBearing(lat[i], lon[i], lat[j], lon[j])
     }
