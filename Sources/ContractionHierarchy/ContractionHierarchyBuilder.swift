@@ -31,6 +31,8 @@ final class ContractionRun {
     let graph: DynamicGraph
     let searches: [WitnessSearch]
     let lists: [ShortcutList]
+    /// The sequential tail's shortcuts, one list per in-neighbour of the node being contracted.
+    var tailLists: [ShortcutList] = []
     /// Per node: `priority << 32 | node`.
     let key: UnsafeMutablePointer<UInt64>
     /// Per node: the level term of the priority.
@@ -151,7 +153,9 @@ final class ContractionRun {
         end.withUnsafeMutableBufferPointer { end in
         freshQuotients.withUnsafeMutableBufferPointer { freshQuotients in
         deferredKey.withUnsafeMutableBufferPointer { deferredKey in
-            Parallel.forEachChunk(count: count, threads: options.threads, chunkSize: 256) { worker, range in
+            // Small chunks when few nodes are chosen (the late rounds), so both cores still help.
+            let chunk = min(256, max(1, count / (4 * options.threads)))
+            Parallel.forEachChunk(count: count, threads: options.threads, chunkSize: chunk) { worker, range in
                 let search = searches[worker], list = lists[worker]
                 for i in range {
                     let v = Int(chosen[i])

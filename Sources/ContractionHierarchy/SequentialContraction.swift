@@ -13,27 +13,31 @@ extension ContractionRun {
     /// on pop keeps the order honest, and its priorities, from the real witness searches, order
     /// the top better than the simulations did (with the 6,000-node tail on the ~1 M / ~5 M
     /// extracts: settled nodes 368 → 345 / 958 → 969, distance p50 −20 % / −24 %, contraction
-    /// at 5 M 97.5 → ~65 s; docs/CH.md). One node's witness searches are split over the workers
-    /// by in-neighbour.
+    /// at 5 M 97.5 → ~65 s; docs/CH.md). One node's witness searches are spread over the workers
+    /// one in-neighbour at a time, each worker taking the next when it is free: searches from
+    /// different in-neighbours differ widely in cost, and a fixed half each left one core
+    /// waiting (the tail ran 1.48× faster on two threads than on one).
     func contractSequentially(_ remaining: [UInt32]) {
         var queue = KeyQueue()
         for v in remaining { queue.push(key[Int(v)]) }
-        let parts = options.threads
-        var estimates = [ContractionEstimate](repeating: .init(), count: parts)
+        var estimates: [ContractionEstimate] = []
         var sinceProgress = 0
         while let top = queue.pop() {
             let v = Int(UInt32(truncatingIfNeeded: top))
             if rankOfNode[v] != UInt32.max || key[v] != top { continue }  // stale entry
-            for list in lists { list.removeAll() }
-            let split = graph.degree(v, DynamicGraph.inSide) >= 4 ? parts : 1
+            let inDegree = graph.degree(v, DynamicGraph.inSide)
+            let split = inDegree >= 4 && options.threads > 1 ? inDegree : 1
+            while tailLists.count < split { tailLists.append(ShortcutList()) }
+            if estimates.count < split { estimates = [ContractionEstimate](repeating: .init(), count: split) }
+            for list in tailLists[0..<split] { list.removeAll() }
             estimates.withUnsafeMutableBufferPointer { estimates in
-                // Part k's shortcuts go to lists[k], whichever worker runs it, so the
+                // Part k's shortcuts go to tailLists[k], whichever worker runs it, so the
                 // concatenation below is the same for any thread count and timing.
-                Parallel.forEachChunk(count: split, threads: split) { worker, range in
+                Parallel.forEachChunk(count: split, threads: options.threads) { worker, range in
                     for k in range {
                         estimates[k] = searches[worker].contract(
                             node: v, graph: graph, excluded: excluded, settleLimit: options.witnessSettleLimit,
-                            collectInto: lists[k], part: k, of: split)
+                            collectInto: tailLists[k], part: k, of: split)
                     }
                 }
             }
@@ -49,8 +53,8 @@ extension ContractionRun {
                 }
             }
             beginTouching()
-            let all = lists[0]
-            for list in lists[1..<split] { all.append(contentsOf: list) }
+            let all = tailLists[0]
+            for list in tailLists[1..<split] { all.append(contentsOf: list) }
             contract(v, shortcuts: all, 0..<all.count)
             sinceProgress += 1
             if sinceProgress == 256 {
