@@ -74,27 +74,38 @@ extension RoutingData {
         return made()
     }
 
+    /// The shape points (from, to) of the first segment driven on edge e in direction d, and of
+    /// the last: what the bearings leaving and arriving are measured on.
+    @inline(__always) func leavingSegment(_ e: Int, _ d: Int) -> (Int, Int) {
+        let r = shapeRange(e)
+        return d == 0 ? (r.lowerBound, r.lowerBound + 1) : (r.upperBound - 1, r.upperBound - 2)
+    }
+
+    @inline(__always) func arrivingSegment(_ e: Int, _ d: Int) -> (Int, Int) {
+        let r = shapeRange(e)
+        return d == 0 ? (r.upperBound - 2, r.upperBound - 1) : (r.lowerBound + 1, r.lowerBound)
+    }
+
     /// Bearing (degrees) leaving the start / arriving at the end of edge e driven in direction d.
     func bearingLeaving(_ e: Int, _ d: Int) -> Double {
-        let r = shapeRange(e)
-        return d == 0 ? shapeBearing(r.lowerBound, r.lowerBound + 1) : shapeBearing(r.upperBound - 1, r.upperBound - 2)
+        let (i, j) = leavingSegment(e, d)
+        return shapeBearing(i, j)
     }
 
     func bearingArriving(_ e: Int, _ d: Int) -> Double {
-        let r = shapeRange(e)
-        return d == 0 ? shapeBearing(r.upperBound - 2, r.upperBound - 1) : shapeBearing(r.lowerBound + 1, r.lowerBound)
+        let (i, j) = arrivingSegment(e, d)
+        return shapeBearing(i, j)
     }
 
     /// True when the turn from edge a (driven in direction da) onto edge b (in db) is surely
-    /// less than `degrees` either way, judged in a local plane from the last segment of a and
-    /// the first of b, without the spherical bearings. False when unsure: the estimate is used
-    /// only with segments under 0.05° in both axes below 75° of latitude, where it is within
-    /// 0.2° of the bearings' difference, and a turn within 1° of the bar counts as unsure.
-    func turnSurelyBelow(_ degrees: Double, arriving a: Int, _ da: Int, leaving b: Int, _ db: Int) -> Bool {
-        let ra = shapeRange(a), rb = shapeRange(b)
-        guard ra.count >= 2, rb.count >= 2 else { return false }
-        let (a0, a1) = da == 0 ? (ra.upperBound - 2, ra.upperBound - 1) : (ra.lowerBound + 1, ra.lowerBound)
-        let (b0, b1) = db == 0 ? (rb.lowerBound, rb.lowerBound + 1) : (rb.upperBound - 1, rb.upperBound - 2)
+    /// smaller, either way, than the angle whose cosine is `cosine` (0° to 90°), judged in a
+    /// local plane from the arriving and leaving segments, without the spherical bearings.
+    /// False when unsure: the estimate is used only with segments under 0.05° in both axes
+    /// below 75° of latitude, where it is within 0.2° of the bearings' difference; callers keep
+    /// a margin of a degree or more below their bar.
+    func turnSurelyBelow(cosine: Double, arriving a: Int, _ da: Int, leaving b: Int, _ db: Int) -> Bool {
+        guard shapeRange(a).count >= 2, shapeRange(b).count >= 2 else { return false }
+        let (a0, a1) = arrivingSegment(a, da), (b0, b1) = leavingSegment(b, db)
         let limit: Int32 = 500_000, polar: Int32 = 750_000_000  // 0.05° and 75° in 1e-7 degrees
         let latA = shapeLatE7[a1]
         guard abs(latA) < polar else { return false }
@@ -106,8 +117,7 @@ extension RoutingData {
         let na = Double(naI), ea = Double(eaI) * k, nb = Double(nbI), eb = Double(ebI) * k
         let dot = na * nb + ea * eb
         guard dot > 0 else { return false }
-        let bar = cos((degrees - 1) * .pi / 180)
-        return dot * dot > bar * bar * (na * na + ea * ea) * (nb * nb + eb * eb)
+        return dot * dot > cosine * cosine * (na * na + ea * ea) * (nb * nb + eb * eb)
     }
 
     /// Bearing from shape point i to shape point j (degrees).

@@ -55,7 +55,7 @@ public struct LegAnnotation: Encodable, Sendable, Equatable {
             guard n > 0 else { continue }
             var lengths = [Double](repeating: 0, count: n)
             var sum = 0.0
-            let lat = points.lat[p.points], lon = points.lon[p.points], o = p.points.lowerBound
+            let o = p.points.lowerBound, lat = points.lat, lon = points.lon
             for k in 0..<n {
                 lengths[k] = haversineMeters(GeoPoint(lon: lon[o + k], lat: lat[o + k]), GeoPoint(lon: lon[o + k + 1], lat: lat[o + k + 1]))
                 sum += lengths[k]

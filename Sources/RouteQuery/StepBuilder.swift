@@ -1,3 +1,4 @@
+import Foundation
 import RoutingTiles
 
 /// One step of a leg: what to do at its start, then the road driven until the next step.
@@ -24,6 +25,11 @@ public struct RouteStep {
 /// junction, a change of road name, ramps, forks, roundabouts), none where the road just goes on.
 struct StepBuilder {
     let data: RoutingData
+
+    /// Staying on the same road through a junction is a step (`continue`) from this turn on.
+    static let continueAngle = 55.0
+    /// The cosine of a turn 1° below `continueAngle`: the planar estimate's bar, with margin.
+    static let surelyNoContinueCosine = cos((continueAngle - 1) * .pi / 180)
 
     func steps(_ pieces: [DrivenPiece], points: LegPoints, arriveLocation: (lon: Double, lat: Double)) -> [RouteStep] {
         guard let first = pieces.first else { return [] }
@@ -101,13 +107,13 @@ struct StepBuilder {
         }
         let ramp = (isLink(classB) && !isLink(classA) && !isHighway(classA)) || (isHighway(classA) && isLink(classB))
             || (isLink(classA) && isHighway(classB))
-        if !toRoundabout && !inRoundabout && !ramp && roads <= 2 && sameRoad { return nil }
-        // Along the same road through a junction nothing is said below a 55° turn (see the
-        // choice of type below); a planar estimate settles most such junctions without
-        // trigonometry, and only the doubtful ones are measured.
-        if sameRoad && !toRoundabout && !inRoundabout && !ramp
-            && data.turnSurelyBelow(55, arriving: a.edge, a.direction, leaving: b.edge, b.direction) {
-            return nil
+        if sameRoad && !toRoundabout && !inRoundabout && !ramp {
+            if roads <= 2 { return nil }
+            // Through a junction nothing is said below a `Self.continueAngle` turn (see the
+            // choice of type below); a planar estimate settles most such junctions without
+            // trigonometry, and only the doubtful ones are measured.
+            if data.turnSurelyBelow(cosine: Self.surelyNoContinueCosine, arriving: a.edge, a.direction,
+                                    leaving: b.edge, b.direction) { return nil }
         }
         let arriving = data.bearingArriving(a.edge, a.direction)
         let leaving = data.bearingLeaving(b.edge, b.direction)
@@ -144,7 +150,7 @@ struct StepBuilder {
         } else {
             if sameRoad {
                 // Staying on the same road through a junction needs a word only for a real turn.
-                type = abs(angle) >= 55 ? .continue : nil
+                type = abs(angle) >= Self.continueAngle ? .continue : nil
             } else {
                 let others = otherExitAngles(node: node, arriving: arriving, except: b, bearings: endBearings())
                 if !others.contains(where: { abs($0) < 35 }) && abs(angle) >= 45 && others.contains(where: { ($0 > 0) != (angle > 0) }) {
