@@ -19,7 +19,7 @@ final class PublishSafetyTests: XCTestCase {
         let results = LockedValue<[Int32]>([])
         DispatchQueue.concurrentPerform(iterations: runs.count) { i in
             let r = try? TestTools.result("tilepack-build", runs[i])
-            results.set(results.get() + [r?.status ?? -1])
+            results.update { $0.append(r?.status ?? -1) }  // get-then-set lost concurrent appends
         }
         XCTAssertEqual(results.get(), Array(repeating: 0, count: runs.count))
         let index = try RepositoryIndex.load(path: repo + "/index.json")
