@@ -27,9 +27,10 @@ public enum PackLayout {
     /// The smallest zlib stream (2-byte header, empty final block, Adler-32).
     public static let minCompressedLength = 8
     /// zlib level of compressed kinds; fixed so that the same contents give the same bytes.
-    /// zlib's default: on routing tiles level 9 took 3x the CPU for 0.3 % fewer bytes, and
-    /// deflate was most of a routing pack build (docs/FORMATS.md).
-    public static let compressionLevel: Int32 = 6
+    /// Deflate is a large share of a routing pack build: on the ~5 M extract's routing tiles
+    /// level 6 (zlib's default) took 1 s longer than 5 for 0.2 % fewer bytes, level 9 3x the
+    /// CPU of 6 for 0.3 % (docs/FORMATS.md, bench/README.md).
+    public static let compressionLevel: Int32 = 5
 
     static let versionOffset = 8
     static let flagsOffset = 12
