@@ -68,9 +68,6 @@ final class WitnessSearch {
     private var heap: UnsafeMutablePointer<UInt64>
     private var heapCapacity = 1024
     private var heapCount = 0
-    // The arcs around the node being contracted, copied out of the pool.
-    private var inNode: [UInt32] = [], inWeight: [UInt32] = [], inHops: [UInt32] = []
-    private var outNode: [UInt32] = [], outWeight: [UInt32] = [], outHops: [UInt32] = []
 
     init(nodeCount: Int) {
         self.nodeCount = nodeCount
@@ -90,73 +87,56 @@ final class WitnessSearch {
     /// `part` of `parts` searches only that contiguous share of the in-neighbours (and counts the
     /// removed arcs only in part 0), so one node's searches can run on several workers: the parts'
     /// lists concatenated in part order and their estimates added equal one whole call.
+    ///
+    /// The node's arcs are read in place from the graph's pool (nothing mutates it meanwhile);
+    /// copying them into per-search arrays cost a copy and a dynamic exclusivity check per array
+    /// and call.
     func contract(node v: Int, graph g: DynamicGraph, excluded: UnsafePointer<UInt8>,
                   settleLimit: Int, collectInto list: ShortcutList?,
                   part: Int = 0, of parts: Int = 1) -> ContractionEstimate {
         var estimate = ContractionEstimate()
-        // The scratch arrays are moved into locals for the work and back at the end: read and
-        // appended through `self`, each access was a dynamic exclusivity check (~5 % of a build).
-        var inNode = take(&self.inNode), inWeight = take(&self.inWeight), inHops = take(&self.inHops)
-        var outNode = take(&self.outNode), outWeight = take(&self.outWeight), outHops = take(&self.outHops)
-        defer {
-            self.inNode = inNode; self.inWeight = inWeight; self.inHops = inHops
-            self.outNode = outNode; self.outWeight = outWeight; self.outHops = outHops
+        let arc = g.arc, hops = g.hops
+        let inSlots = g.slots(v, DynamicGraph.inSide), outSlots = g.slots(v, DynamicGraph.outSide)
+        if part == 0 {
+            for s in inSlots { estimate.removedHops += Int(hops[s]) }
+            for s in outSlots { estimate.removedHops += Int(hops[s]) }
+            estimate.removedArcs = inSlots.count + outSlots.count
         }
-        var maxOut: UInt32 = 0
-        for s in g.slots(v, DynamicGraph.inSide) {
-            inNode.append(g.neighbour(s)); inWeight.append(g.weight(s)); inHops.append(g.hops[s])
-            estimate.removedHops += Int(g.hops[s])
-        }
-        for s in g.slots(v, DynamicGraph.outSide) {
-            outNode.append(g.neighbour(s)); outWeight.append(g.weight(s)); outHops.append(g.hops[s])
-            estimate.removedHops += Int(g.hops[s])
-            maxOut = max(maxOut, g.weight(s))
-        }
-        estimate.removedArcs = inNode.count + outNode.count
-        if part != 0 { estimate.removedArcs = 0; estimate.removedHops = 0 }
-        if inNode.isEmpty || outNode.isEmpty { return estimate }
+        if inSlots.isEmpty || outSlots.isEmpty { return estimate }
 
-        for i in inNode.count * part / parts ..< inNode.count * (part + 1) / parts {
-            let u = inNode[i]
-            let viaWeight = UInt64(inWeight[i])
+        let first = inSlots.lowerBound
+        for si in first + inSlots.count * part / parts ..< first + inSlots.count * (part + 1) / parts {
+            let u = UInt32(truncatingIfNeeded: arc[si])
+            let viaWeight = arc[si] >> 32
             nextStamp()
             let stamp = self.stamp
             var targets = 0
             var limit: UInt32 = 0
-            for j in 0..<outNode.count where outNode[j] != u {
-                let w = Int(outNode[j])
-                let via = UInt32(min(viaWeight + UInt64(outWeight[j]), UInt64(UInt32.max)))
+            for so in outSlots where UInt32(truncatingIfNeeded: arc[so]) != u {
+                let w = Int(UInt32(truncatingIfNeeded: arc[so]))
+                let via = UInt32(min(viaWeight + (arc[so] >> 32), UInt64(UInt32.max)))
                 state[2 &* w &+ 1] = UInt64(stamp) << 32 | UInt64(via)
                 limit = max(limit, via)
                 targets += 1
             }
             if targets == 0 { continue }
-            let before = settledCount
-            search(from: u, avoiding: UInt32(v), limit: limit, targets: targets,
-                   graph: g, excluded: excluded, settleLimit: settleLimit)
-            if list != nil { realSettled += settledCount - before }
-            for j in 0..<outNode.count where outNode[j] != u {
-                let w = Int(outNode[j])
-                let via = viaWeight + UInt64(outWeight[j])
+            let settled = search(from: u, avoiding: UInt32(v), limit: limit, targets: targets,
+                                 graph: g, excluded: excluded, settleLimit: settleLimit)
+            if list != nil { realSettled += settled }
+            for so in outSlots where UInt32(truncatingIfNeeded: arc[so]) != u {
+                let w = Int(UInt32(truncatingIfNeeded: arc[so]))
+                let via = viaWeight + (arc[so] >> 32)
                 let label = state[2 &* w]
                 if UInt32(truncatingIfNeeded: label >> 32) == stamp && label & 0xFFFF_FFFF <= via { continue }
                 // A path longer than 2^32 - 1 cannot be stored; it can only matter for distances
                 // at least that long, which the hierarchy does not promise (see docs/CH.md).
                 if via > UInt64(UInt32.max) { continue }
                 estimate.shortcuts += 1
-                estimate.shortcutHops += Int(inHops[i]) + Int(outHops[j])
-                list?.append(tail: u, head: UInt32(w), weight: UInt32(via), hops: inHops[i] &+ outHops[j])
+                estimate.shortcutHops += Int(hops[si]) + Int(hops[so])
+                list?.append(tail: u, head: UInt32(w), weight: UInt32(via), hops: hops[si] &+ hops[so])
             }
         }
         return estimate
-    }
-
-    /// The array, emptied with its capacity kept, leaving an empty one in its place.
-    private func take(_ array: inout [UInt32]) -> [UInt32] {
-        var taken: [UInt32] = []
-        swap(&taken, &array)
-        taken.removeAll(keepingCapacity: true)
-        return taken
     }
 
     private func nextStamp() {
@@ -167,8 +147,9 @@ final class WitnessSearch {
         stamp += 1
     }
 
+    /// Runs one witness search; returns the nodes it settled.
     private func search(from source: UInt32, avoiding avoided: UInt32, limit: UInt32, targets: Int,
-                        graph g: DynamicGraph, excluded: UnsafePointer<UInt8>, settleLimit: Int) {
+                        graph g: DynamicGraph, excluded: UnsafePointer<UInt8>, settleLimit: Int) -> Int {
         let arc = g.arc
         let blockBegin = g.blockBegin, blockCount = g.blockCount
         let state = self.state
@@ -179,6 +160,7 @@ final class WitnessSearch {
         push(UInt64(source))
         var settled = 0
         var targetsLeft = targets
+        defer { settledCount &+= settled }
         while heapCount > 0 {
             let top = pop()
             // As in CHQuery: the next node settled is most likely the new minimum, so its arcs
@@ -194,11 +176,10 @@ final class WitnessSearch {
                 // Settled without a witness: its distance is final, the shortcut is needed.
                 state[2 &* x &+ 1] = 0
                 targetsLeft -= 1
-                if targetsLeft == 0 { return }
+                if targetsLeft == 0 { return settled }
             }
             settled += 1
-            settledCount &+= 1
-            if settled > settleLimit { limitHits &+= 1; return }
+            if settled > settleLimit { limitHits &+= 1; return settled }
             let begin = Int(blockBegin[2 &* x])
             let end = begin &+ Int(blockCount[2 &* x])
             var s = begin
@@ -217,12 +198,13 @@ final class WitnessSearch {
                         // Witnessed: some path avoiding the node is no longer than the one via it.
                         state[yi &+ 1] = 0
                         targetsLeft -= 1
-                        if targetsLeft == 0 { return }
+                        if targetsLeft == 0 { return settled }
                     }
                     push(nd << 32 | UInt64(y))
                 }
             }
         }
+        return settled
     }
 
     @inline(__always) private func push(_ entry: UInt64) {
