@@ -179,7 +179,7 @@ final class ContractionRun {
         endPhase(1)
 
         beginTouching()
-        var contracted = 0
+        var nodes: [Int] = [], shortcuts: [(list: ShortcutList, range: Range<Int>)] = []
         for i in 0..<count {
             let v = Int(chosen[i])
             if deferredKey[i] != 0 {
@@ -188,9 +188,11 @@ final class ContractionRun {
                 deferrals += 1
                 continue
             }
-            contract(v, shortcuts: lists[owner[i]], first[i]..<end[i])
-            contracted += 1
+            nodes.append(v)
+            shortcuts.append((lists[owner[i]], first[i]..<end[i]))
         }
+        apply(nodes, shortcuts: shortcuts)
+        let contracted = nodes.count
         endPhase(2)
         if options.lazyNeighbourUpdates {
             for x in touched {
@@ -206,29 +208,6 @@ final class ContractionRun {
         return contracted
     }
 
-    /// Gives `v` the next rank, records its upward arcs, removes it and inserts its shortcuts.
-    func contract(_ v: Int, shortcuts list: ShortcutList, _ range: Range<Int>) {
-        rankOfNode[v] = UInt32(nextRank)
-        nextRank += 1
-        collector.collect(node: v, graph: graph)
-        let neighbourLevel = level[v] + 1
-        for s in graph.slots(v, DynamicGraph.inSide) {
-            let u = Int(graph.neighbour(s))
-            graph.removeFromBlock(u, DynamicGraph.outSide, UInt32(v))
-            touch(u, level: neighbourLevel)
-        }
-        for s in graph.slots(v, DynamicGraph.outSide) {
-            let w = Int(graph.neighbour(s))
-            graph.removeFromBlock(w, DynamicGraph.inSide, UInt32(v))
-            touch(w, level: neighbourLevel)
-        }
-        graph.clearNode(v)
-        for k in range {
-            graph.addOrImprove(tail: list.tail[k], head: list.head[k], weight: list.weight[k],
-                               middle: UInt32(v), hops: list.hops[k])
-        }
-    }
-
     func beginTouching() {
         touched.removeAll(keepingCapacity: true)
         if touchRound == UInt32.max {
@@ -238,8 +217,7 @@ final class ContractionRun {
         touchRound += 1
     }
 
-    private func touch(_ node: Int, level neighbourLevel: UInt32) {
-        level[node] = max(level[node], neighbourLevel)
+    func touch(_ node: Int) {
         if touchedMark[node] != touchRound {
             touchedMark[node] = touchRound
             touched.append(UInt32(node))

@@ -9,12 +9,14 @@
 /// arc (one memory stream instead of two); middle and hops sit in side arrays.
 ///
 /// All blocks live in one pool of slots (flat arrays, no object per node or arc). A node side owns
-/// `capacity` consecutive slots of which the first `count` are used; a full block moves to the
-/// end of the pool with twice the room, and when the pool itself is full every live block is
-/// copied tightly into a fresh pool (dropping contracted nodes and moved-out blocks).
+/// `capacity` consecutive slots of which the first `count` are used; a block without room moves
+/// to the end of the pool with twice the room it needs, and when the pool itself is full every
+/// live block is copied tightly into a fresh pool (dropping contracted nodes and moved-out
+/// blocks). Blocks move only in `reserveRoom` (and while building).
 ///
-/// Mutated only between parallel phases; readers (witness searches) run concurrently with each
-/// other but never with a mutation.
+/// Readers (witness searches) run concurrently with each other but never with a mutation.
+/// After `reserveRoom`, removals and `addOrImprove` may run on several threads at once as long
+/// as no two touch the same block (the nodes contracted in one round share no neighbour).
 final class DynamicGraph {
     static let outSide = 0
     static let inSide = 1
@@ -32,6 +34,8 @@ final class DynamicGraph {
     private var poolCapacity = 0
     /// Arcs currently in the graph (each counted once).
     private(set) var arcCount = 0
+    /// Per block: arcs a batch is about to add (scratch of `reserveRoom`, zero between calls).
+    private let pendingArcs: UnsafeMutablePointer<UInt32>
 
     /// Builds the graph from `arcs`, dropping loops and all but the lightest of parallel arcs.
     init(nodeCount: Int, arcs: ArcList) {
@@ -42,6 +46,8 @@ final class DynamicGraph {
         blockCount = .allocate(capacity: max(1, blocks))
         blockCapacity = .allocate(capacity: max(1, blocks))
         blockCount.initialize(repeating: 0, count: max(1, blocks))
+        pendingArcs = .allocate(capacity: max(1, blocks))
+        pendingArcs.initialize(repeating: 0, count: max(1, blocks))
         // Keep the first (lightest) arc of each (tail, head) run; CSR order makes it deterministic.
         var keep = [Bool](repeating: false, count: csr.arcCount)
         for v in 0..<nodeCount {
@@ -83,6 +89,7 @@ final class DynamicGraph {
         blockBegin.deallocate()
         blockCount.deallocate()
         blockCapacity.deallocate()
+        pendingArcs.deallocate()
         arc.deallocate()
         middle.deallocate()
         hops.deallocate()
@@ -115,21 +122,70 @@ final class DynamicGraph {
     }
 
     /// Adds `tail → head` or lowers the weight of the existing arc (then also taking the new
-    /// middle and hops). Returns whether the graph changed.
-    @discardableResult
-    func addOrImprove(tail: UInt32, head: UInt32, weight w: UInt32, middle m: UInt32, hops h: UInt32) -> Bool {
+    /// middle and hops). Returns 1 if the arc is new, else 0; the caller adds the sum to the
+    /// count (`countArcs(added:)`), so that workers adding to disjoint blocks share no counter.
+    /// Both blocks must have room (`reserveRoom`): a full block here is a programming error.
+    func addOrImprove(tail: UInt32, head: UInt32, weight w: UInt32, middle m: UInt32, hops h: UInt32) -> Int {
         if let s = find(Int(tail), DynamicGraph.outSide, head) {
-            guard w < weight(s) else { return false }
+            guard w < weight(s) else { return 0 }
             let t = find(Int(head), DynamicGraph.inSide, tail)!
             arc[s] = UInt64(w) << 32 | UInt64(head); middle[s] = m; hops[s] = h
             arc[t] = UInt64(w) << 32 | UInt64(tail); middle[t] = m; hops[t] = h
-            return true
+            return 0
         }
-        append(2 * Int(tail) + DynamicGraph.outSide, head, w, m, h)
-        append(2 * Int(head) + DynamicGraph.inSide, tail, w, m, h)
-        arcCount += 1
-        return true
+        appendReserved(2 * Int(tail) + DynamicGraph.outSide, head, w, m, h)
+        appendReserved(2 * Int(head) + DynamicGraph.inSide, tail, w, m, h)
+        return 1
     }
+
+    /// Adds arcs created (positive) or dropped (negative) by `addOrImprove` and `clearNode`.
+    func countArcs(added delta: Int) {
+        arcCount += delta
+    }
+
+    /// Grows, before a batch of contractions, every block that the batch could overflow: the
+    /// shortcuts of `node` are `list`'s arcs in `range`, each counted as new, and `node` itself
+    /// leaves each neighbour's block first. Until the batch is done no block then moves and the
+    /// pool is not rebuilt, which is what lets workers insert into disjoint blocks at once.
+    func reserveRoom(for batch: [(node: Int, list: ShortcutList, range: Range<Int>)]) {
+        var blocks: [Int] = []
+        for (v, list, range) in batch where !range.isEmpty {
+            for k in range {
+                let out = 2 &* Int(list.tail[k]) &+ DynamicGraph.outSide
+                let into = 2 &* Int(list.head[k]) &+ DynamicGraph.inSide
+                if pendingArcs[out] == 0 { blocks.append(out) }
+                pendingArcs[out] &+= 1
+                if pendingArcs[into] == 0 { blocks.append(into) }
+                pendingArcs[into] &+= 1
+            }
+            for side in 0..<2 {
+                for s in slots(v, side) {
+                    // `v` sits in the other side's block of each neighbour.
+                    let b = 2 &* Int(neighbour(s)) &+ (1 &- side)
+                    if pendingArcs[b] > 0 { pendingArcs[b] &-= 1 }
+                }
+            }
+        }
+        // A rebuild leaves each block only `roomFor(count)`, so the room needed is counted again
+        // after one. The count after a rebuild is the same after the next, and each rebuild
+        // reserves what was counted, so the loop ends after at most two.
+        while true {
+            var need = 0
+            for b in blocks where wantedRoom(b) > Int(blockCapacity[b]) { need += grownRoom(b) }
+            if poolUsed + need <= poolCapacity { break }
+            rebuildPool(reserve: need)
+        }
+        for b in blocks {
+            if wantedRoom(b) > Int(blockCapacity[b]) { move(b, capacity: grownRoom(b)) }
+            pendingArcs[b] = 0
+        }
+    }
+
+    @inline(__always) private func wantedRoom(_ b: Int) -> Int { Int(blockCount[b]) + Int(pendingArcs[b]) }
+
+    /// As a block filled one arc at a time would grow: to twice its arcs, or more if the batch
+    /// needs more.
+    @inline(__always) private func grownRoom(_ b: Int) -> Int { max(4, 2 * Int(blockCount[b]), wantedRoom(b)) }
 
     /// Removes the arc to/from `other` from one block only (the caller removes the other copy or
     /// clears the whole node). Moves the last arc into the hole: order changes, deterministically.
@@ -142,25 +198,34 @@ final class DynamicGraph {
         blockCount[b] -= 1
     }
 
-    /// Forgets both blocks of a contracted node (its arcs must already be gone from its neighbours).
-    func clearNode(_ node: Int) {
-        arcCount -= degree(node, DynamicGraph.outSide) + degree(node, DynamicGraph.inSide)
+    /// Forgets both blocks of a contracted node (its arcs must already be gone from its
+    /// neighbours). Returns how many arcs went (for `countArcs(added:)`, negated).
+    func clearNode(_ node: Int) -> Int {
+        let removed = degree(node, DynamicGraph.outSide) + degree(node, DynamicGraph.inSide)
         blockCount[2 * node] = 0
         blockCount[2 * node + 1] = 0
+        return removed
     }
 
     private func append(_ b: Int, _ other: UInt32, _ w: UInt32, _ m: UInt32, _ h: UInt32) {
-        if blockCount[b] == blockCapacity[b] { grow(b) }
+        if blockCount[b] == blockCapacity[b] {
+            let capacity = max(4, 2 * Int(blockCount[b]))
+            if poolUsed + capacity > poolCapacity { rebuildPool(reserve: capacity) }
+            move(b, capacity: capacity)
+        }
+        appendReserved(b, other, w, m, h)
+    }
+
+    @inline(__always) private func appendReserved(_ b: Int, _ other: UInt32, _ w: UInt32, _ m: UInt32, _ h: UInt32) {
+        precondition(blockCount[b] < blockCapacity[b], "DynamicGraph: no room reserved in block \(b)")
         let s = Int(blockBegin[b]) + Int(blockCount[b])
         arc[s] = UInt64(w) << 32 | UInt64(other); middle[s] = m; hops[s] = h
         blockCount[b] += 1
     }
 
-    /// Moves a full block to the end of the pool with twice the room.
-    private func grow(_ b: Int) {
+    /// Moves a block to the end of the pool, with room for `capacity` arcs (the pool has room).
+    private func move(_ b: Int, capacity: Int) {
         let count = Int(blockCount[b])
-        let capacity = max(4, 2 * count)
-        if poolUsed + capacity > poolCapacity { rebuildPool(reserve: capacity) }
         let from = Int(blockBegin[b])
         let to = poolUsed
         (arc + to).update(from: arc + from, count: count)
@@ -199,5 +264,5 @@ final class DynamicGraph {
     }
 
     /// Bytes held by the pool and block tables (for progress reports and docs).
-    var memoryBytes: Int { poolCapacity * 16 + nodeCount * 24 }
+    var memoryBytes: Int { poolCapacity * 16 + nodeCount * 32 }
 }

@@ -55,7 +55,7 @@ extension ContractionRun {
             beginTouching()
             let all = tailLists[0]
             for list in tailLists[1..<split] { all.append(contentsOf: list) }
-            contract(v, shortcuts: all, 0..<all.count)
+            apply([v], shortcuts: [(all, 0..<all.count)])
             sinceProgress += 1
             if sinceProgress == 256 {
                 sinceProgress = 0

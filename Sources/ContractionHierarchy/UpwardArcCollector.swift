@@ -1,3 +1,4 @@
+import OffgridCore
 /// Records, as each node is contracted, its arcs to the nodes still in the graph — all of them
 /// contracted later, so these are exactly its upward arcs — and assembles the rank-numbered
 /// `ContractedGraph` once every node has a rank.
@@ -13,18 +14,48 @@ struct UpwardArcCollector {
 
     var arcCount: Int { head.count }
 
-    /// Appends the arcs of `node` (about to be removed from `graph`) as the next rank's arcs.
-    mutating func collect(node v: Int, graph g: DynamicGraph) {
-        for s in g.slots(v, DynamicGraph.outSide) {
-            head.append(g.neighbour(s)); weight.append(g.weight(s)); middle.append(g.middle[s])
-            direction.append(CHDirection.forward)
+    /// Appends the arcs of `nodes` (about to be removed from `graph`, in rank order) as the next
+    /// ranks' arcs, copying them in parallel; returns the range of arcs appended.
+    mutating func collect(nodes: [Int], graph g: DynamicGraph, threads: Int) -> Range<Int> {
+        let start = head.count
+        var end = start
+        for v in nodes {
+            end += g.degree(v, DynamicGraph.outSide) + g.degree(v, DynamicGraph.inSide)
+            precondition(end < Int(UInt32.max), "too many upward arcs for 32-bit offsets")
+            firstArc.append(UInt32(end))
         }
-        for s in g.slots(v, DynamicGraph.inSide) {
-            head.append(g.neighbour(s)); weight.append(g.weight(s)); middle.append(g.middle[s])
-            direction.append(CHDirection.backward)
-        }
-        precondition(head.count < Int(UInt32.max), "too many upward arcs for 32-bit offsets")
-        firstArc.append(UInt32(head.count))
+        let added = end - start
+        head.append(contentsOf: repeatElement(0, count: added))
+        weight.append(contentsOf: repeatElement(0, count: added))
+        middle.append(contentsOf: repeatElement(0, count: added))
+        direction.append(contentsOf: repeatElement(0, count: added))
+        let firstOfNode = firstArc.count - nodes.count - 1
+        firstArc.withUnsafeBufferPointer { firstArc in
+        head.withUnsafeMutableBufferPointer { head in
+        weight.withUnsafeMutableBufferPointer { weight in
+        middle.withUnsafeMutableBufferPointer { middle in
+        direction.withUnsafeMutableBufferPointer { direction in
+            let chunk = min(1024, max(1, nodes.count / (4 * threads)))
+            Parallel.forEachChunk(count: nodes.count, threads: threads, chunkSize: chunk) { _, range in
+                for i in range {
+                    var a = Int(firstArc[firstOfNode + i])
+                    for side in 0..<2 {
+                        let bit = side == DynamicGraph.outSide ? CHDirection.forward : CHDirection.backward
+                        for s in g.slots(nodes[i], side) {
+                            head[a] = g.neighbour(s); weight[a] = g.weight(s); middle[a] = g.middle[s]
+                            direction[a] = bit
+                            a += 1
+                        }
+                    }
+                }
+            }
+        }}}}}
+        return start..<end
+    }
+
+    /// Calls `body` with the head of each arc in `range` (original node ids, before `assemble`).
+    func forEachHead(in range: Range<Int>, _ body: (UInt32) -> Void) {
+        for a in range { body(head[a]) }
     }
 
     /// Renumbers heads and middles to ranks, sorts each node's arcs by (head, weight, middle,
