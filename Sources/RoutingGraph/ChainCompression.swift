@@ -36,14 +36,17 @@ public enum ChainCompression {
         out.strings = g.strings
         out.restrictions = g.restrictions
         out.droppedEdges = g.droppedEdges
+        // Merging only removes nodes, edges and shared shape points.
+        out.reserveCapacity(nodes: n, edges: g.edgeCount, shapePoints: g.shapeLatE7.count)
         var newIndex = [UInt32](repeating: UInt32.max, count: n)
         var visited = [Bool](repeating: false, count: g.edgeCount)
+        var lat: [Int32] = [], lon: [Int32] = []  // one chain's shape, reused
 
         func walk(from start: Int, edge: Int) {
             var piece = OrientedEdge(g, edge, startingAt: UInt32(start))
             let firstPiece = piece
             var lengthCm: UInt64 = 0
-            var lat: [Int32] = [], lon: [Int32] = []
+            lat.removeAll(keepingCapacity: true); lon.removeAll(keepingCapacity: true)
             while true {
                 visited[piece.edge] = true
                 lengthCm += UInt64(g.edgeLengthCm[piece.edge])

@@ -46,7 +46,8 @@ public struct RoadGraph {
         }
         order.sort { $0.0 < $1.0 }
         var globalIndex: [[UInt32]] = tiles.map { [UInt32](repeating: 0, count: $0.nodes.count) }
-        nodeOsmId.reserveCapacity(order.count)
+        reserveCapacity(nodes: order.count, edges: tiles.reduce(0) { $0 + $1.edges.count },
+                        shapePoints: tiles.reduce(0) { $0 + $1.shapeLatE7.count })
         for (i, (id, t, n)) in order.enumerated() {
             let node = tiles[t].nodes[n]
             nodeOsmId.append(id)
@@ -92,6 +93,20 @@ public struct RoadGraph {
     }
 
     init() {}
+
+    /// Room for the arrays' final sizes (or upper bounds), so that they are not copied and
+    /// their pages cleared again at every doubling while the graph is filled.
+    mutating func reserveCapacity(nodes: Int, edges: Int, shapePoints: Int) {
+        nodeOsmId.reserveCapacity(nodes); nodeLatE7.reserveCapacity(nodes)
+        nodeLonE7.reserveCapacity(nodes); nodeControl.reserveCapacity(nodes)
+        edgeFrom.reserveCapacity(edges); edgeTo.reserveCapacity(edges); shapeFirst.reserveCapacity(edges + 1)
+        edgeLengthCm.reserveCapacity(edges); edgeSpeedForward.reserveCapacity(edges)
+        edgeSpeedBackward.reserveCapacity(edges); edgeFlags.reserveCapacity(edges)
+        edgeRoadClass.reserveCapacity(edges); edgeName.reserveCapacity(edges); edgeRef.reserveCapacity(edges)
+        edgeWayAtStart.reserveCapacity(edges); edgeWayAtEnd.reserveCapacity(edges)
+        edgeBearingStart.reserveCapacity(edges); edgeBearingEnd.reserveCapacity(edges)
+        shapeLatE7.reserveCapacity(shapePoints); shapeLonE7.reserveCapacity(shapePoints)
+    }
 
     func shapeRange(_ e: Int) -> Range<Int> { Int(shapeFirst[e])..<Int(shapeFirst[e + 1]) }
 
