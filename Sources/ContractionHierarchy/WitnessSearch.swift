@@ -120,7 +120,7 @@ final class WitnessSearch {
                 targets += 1
             }
             if targets == 0 { continue }
-            let settled = search(from: u, avoiding: UInt32(v), limit: limit, targets: targets,
+            let settled = search(from: u, avoiding: UInt32(v), limit: limit, targets: targets, targetSlots: outSlots,
                                  graph: g, excluded: excluded, settleLimit: settleLimit)
             if list != nil { realSettled += settled }
             for so in outSlots where UInt32(truncatingIfNeeded: arc[so]) != u {
@@ -148,12 +148,24 @@ final class WitnessSearch {
     }
 
     /// Runs one witness search; returns the nodes it settled.
-    private func search(from source: UInt32, avoiding avoided: UInt32, limit: UInt32, targets: Int,
+    private func search(from source: UInt32, avoiding avoided: UInt32, limit initialLimit: UInt32, targets: Int,
+                        targetSlots: Range<Int>,
                         graph g: DynamicGraph, excluded: UnsafePointer<UInt8>, settleLimit: Int) -> Int {
         let arc = g.arc
         let blockBegin = g.blockBegin, blockCount = g.blockCount
         let state = self.state
         let stampBits = UInt64(stamp) << 32
+        // The longest via path among the targets still open: no path longer than it can witness
+        // anything, so relaxing or settling beyond it is wasted. It shrinks as targets close.
+        var limit = initialLimit
+        func openLimit() -> UInt32 {
+            var m: UInt32 = 0
+            for s in targetSlots {
+                let mark = state[2 &* Int(UInt32(truncatingIfNeeded: arc[s])) &+ 1]
+                if mark & 0xFFFF_FFFF_0000_0000 == stampBits { m = max(m, UInt32(truncatingIfNeeded: mark)) }
+            }
+            return m
+        }
         heapCount = 0
         searchCount &+= 1
         state[2 &* Int(source)] = stampBits
@@ -170,6 +182,7 @@ final class WitnessSearch {
                 offgrid_prefetch(arc + Int(blockBegin[nextOutBlock]))
             }
             let d = top >> 32
+            if d > UInt64(limit) { return settled }
             let x = Int(UInt32(truncatingIfNeeded: top))
             if state[2 &* x] != stampBits | d { continue }  // a stale entry: x was reached again, shorter
             if state[2 &* x &+ 1] >> 32 == stampBits >> 32 {
@@ -177,6 +190,7 @@ final class WitnessSearch {
                 state[2 &* x &+ 1] = 0
                 targetsLeft -= 1
                 if targetsLeft == 0 { return settled }
+                limit = openLimit()
             }
             settled += 1
             if settled > settleLimit { limitHits &+= 1; return settled }
@@ -199,6 +213,7 @@ final class WitnessSearch {
                         state[yi &+ 1] = 0
                         targetsLeft -= 1
                         if targetsLeft == 0 { return settled }
+                        limit = openLimit()
                     }
                     push(nd << 32 | UInt64(y))
                 }
