@@ -18,7 +18,7 @@ public struct TileSet {
         guard !directories.isEmpty else { throw InputError("no routing directory given") }
         var set: TileSet?
         var sources: [UInt32: (dir: String, crc: UInt32)] = [:]
-        var rawTiles: [(UInt32, String, [UInt8])] = []
+        var found: [(id: UInt32, directory: UnpackedRoutingDirectory)] = []
         for dir in directories {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -49,22 +49,28 @@ public struct TileSet {
                     continue
                 }
                 sources[entry.id] = (dir, entry.crc32)
-                rawTiles.append((entry.id, unpacked.tilePath(id: entry.id), try unpacked.verifyTile(id: entry.id)))
+                found.append((entry.id, unpacked))
             }
         }
         guard var result = set else { throw InputError("no routing directory given") }
-        rawTiles.sort { $0.0 < $1.0 }
-        for (id, path, bytes) in rawTiles {
+        found.sort { $0.id < $1.id }
+        // Read, verified and decoded on all cores; an error is the one of the lowest tile id.
+        let profileHash = result.profileHash, gridDegrees = result.gridDegrees
+        let loaded = try Parallel.map(count: found.count, threads: Parallel.activeProcessorCount) { i -> (RoutingTile, Int) in
+            let (id, unpacked) = found[i]
+            let path = unpacked.tilePath(id: id)
+            let bytes = try unpacked.verifyTile(id: id)
             let tile: RoutingTile
             do { tile = try RoutingTileCodec.decode(bytes) } catch { throw InputError(file: path, "corrupt routing tile: \(error)") }
             // The data version is the manifest's (checked across directories above): tiles do not carry it.
-            guard tile.tileId == id, tile.profileHash == result.profileHash, tile.gridDegrees == result.gridDegrees else {
+            guard tile.tileId == id, tile.profileHash == profileHash, tile.gridDegrees == gridDegrees else {
                 throw InputError(file: path, "tile header (id \(tile.tileId), profile \(tile.profileHash), grid \(tile.gridDegrees)°) "
                                  + "does not match its manifest")
             }
-            result.tileBytes += bytes.count
-            result.tiles.append(tile)
+            return (tile, bytes.count)
         }
+        result.tiles = loaded.map(\.0)
+        result.tileBytes = loaded.reduce(0) { $0 + $1.1 }
         return result
     }
 }
