@@ -1,3 +1,4 @@
+import OffgridCore
 /// Renumbering a hierarchy so that nodes one search visits together lie close in memory.
 ///
 /// Searches only need ids that grow along every upward arc (a topological order of the upward
@@ -39,25 +40,35 @@ extension ContractedGraph {
         for (id, r) in order.enumerated() { newId[Int(r)] = UInt32(id) }
 
         var outFirst = [UInt32](repeating: 0, count: nodeCount + 1)
-        var outHead: [UInt32] = [], outWeight: [UInt32] = [], outMiddle: [UInt32] = [], outDirection: [UInt8] = []
-        outHead.reserveCapacity(arcCount); outWeight.reserveCapacity(arcCount)
-        outMiddle.reserveCapacity(arcCount); outDirection.reserveCapacity(arcCount)
-        var scratch: [(head: UInt32, weight: UInt32, middle: UInt32, direction: UInt8)] = []
-        for (id, r) in order.enumerated() {
-            scratch.removeAll(keepingCapacity: true)
-            for a in Int(firstOut[Int(r)])..<Int(firstOut[Int(r) + 1]) {
-                let m = middle[a] == UInt32.max ? UInt32.max : newId[Int(middle[a])]
-                scratch.append((newId[Int(head[a])], weight[a], m, direction[a]))
+        for (id, r) in order.enumerated() { outFirst[id + 1] = outFirst[id] + firstOut[Int(r) + 1] - firstOut[Int(r)] }
+        var outHead = [UInt32](repeating: 0, count: arcCount), outWeight = [UInt32](repeating: 0, count: arcCount)
+        var outMiddle = [UInt32](repeating: 0, count: arcCount), outDirection = [UInt8](repeating: 0, count: arcCount)
+        // Each id's arcs go to its own range, known in advance: the ids are spread over the cores.
+        outHead.withUnsafeMutableBufferPointer { outHead in
+        outWeight.withUnsafeMutableBufferPointer { outWeight in
+        outMiddle.withUnsafeMutableBufferPointer { outMiddle in
+        outDirection.withUnsafeMutableBufferPointer { outDirection in
+            Parallel.forEachChunk(count: nodeCount, threads: Parallel.activeProcessorCount, chunkSize: 4096) { _, ids in
+                var scratch: [(head: UInt32, weight: UInt32, middle: UInt32, direction: UInt8)] = []
+                for id in ids {
+                    let r = Int(order[id])
+                    scratch.removeAll(keepingCapacity: true)
+                    for a in Int(firstOut[r])..<Int(firstOut[r + 1]) {
+                        let m = middle[a] == UInt32.max ? UInt32.max : newId[Int(middle[a])]
+                        scratch.append((newId[Int(head[a])], weight[a], m, direction[a]))
+                    }
+                    scratch.sort { x, y in
+                        (x.head, x.weight, x.middle, x.direction) < (y.head, y.weight, y.middle, y.direction)
+                    }
+                    var out = Int(outFirst[id])
+                    for arc in scratch {
+                        outHead[out] = arc.head; outWeight[out] = arc.weight
+                        outMiddle[out] = arc.middle; outDirection[out] = arc.direction
+                        out += 1
+                    }
+                }
             }
-            scratch.sort { x, y in
-                (x.head, x.weight, x.middle, x.direction) < (y.head, y.weight, y.middle, y.direction)
-            }
-            for arc in scratch {
-                outHead.append(arc.head); outWeight.append(arc.weight)
-                outMiddle.append(arc.middle); outDirection.append(arc.direction)
-            }
-            outFirst[id + 1] = UInt32(outHead.count)
-        }
+        }}}}
         return ContractedGraph(nodeCount: nodeCount, rankOfNode: rankOfNode.map { newId[Int($0)] }, firstOut: outFirst,
                                head: outHead, weight: outWeight, middle: outMiddle, direction: outDirection,
                                shortcutCount: shortcutCount)
