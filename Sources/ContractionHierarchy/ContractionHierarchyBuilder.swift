@@ -126,7 +126,7 @@ final class ContractionRun {
         contractSequentially(remaining)
         progress?(nextRank, nodeCount)
         log("contracted; \(collector.arcCount) upward arcs, \(deferrals) deferrals")
-        let result = collector.assemble(rankOfNode: rankOfNode)
+        let result = collector.assemble(rankOfNode: rankOfNode, threads: options.threads)
         log("assembled: \(result.arcCount) arcs, \(result.shortcutCount) shortcuts")
         return result
     }

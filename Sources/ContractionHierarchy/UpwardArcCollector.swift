@@ -60,45 +60,68 @@ struct UpwardArcCollector {
 
     /// Renumbers heads and middles to ranks, sorts each node's arcs by (head, weight, middle,
     /// direction) and merges a forward and a backward arc that agree on all three into one
-    /// entry usable both ways.
-    func assemble(rankOfNode: [UInt32]) -> ContractedGraph {
+    /// entry usable both ways. Consumes the collected arcs: each node's arcs are rewritten in
+    /// their own range on all cores, then the ranges are closed up in one sequential pass.
+    mutating func assemble(rankOfNode: [UInt32], threads: Int) -> ContractedGraph {
         let nodeCount = rankOfNode.count
         precondition(firstArc.count == nodeCount + 1, "not every node was contracted")
-        var outFirst = [UInt32](repeating: 0, count: nodeCount + 1)
-        var outHead: [UInt32] = [], outWeight: [UInt32] = [], outMiddle: [UInt32] = []
-        var outDirection: [UInt8] = []
-        outHead.reserveCapacity(head.count); outWeight.reserveCapacity(head.count)
-        outMiddle.reserveCapacity(head.count); outDirection.reserveCapacity(head.count)
-        var shortcutCount = 0
-        // (head << 32 | weight, middle << 8 | direction): tuple order is the output order.
-        var entries: [(UInt64, UInt64)] = []
-        for r in 0..<nodeCount {
-            entries.removeAll(keepingCapacity: true)
-            for a in Int(firstArc[r])..<Int(firstArc[r + 1]) {
-                let h = UInt64(rankOfNode[Int(head[a])])
-                let m = middle[a] == UInt32.max ? UInt64(UInt32.max) : UInt64(rankOfNode[Int(middle[a])])
-                entries.append((h << 32 | UInt64(weight[a]), m << 8 | UInt64(direction[a])))
-            }
-            entries.sort { $0 < $1 }
-            var i = 0
-            while i < entries.count {
-                var (k1, k2) = entries[i]
-                i += 1
-                if i < entries.count && entries[i].0 == k1 && entries[i].1 >> 8 == k2 >> 8 {
-                    k2 |= entries[i].1 & 0xFF  // forward + backward with the same weight and middle
-                    i += 1
+        var kept = [UInt32](repeating: 0, count: nodeCount)
+        firstArc.withUnsafeBufferPointer { firstArc in
+        rankOfNode.withUnsafeBufferPointer { rankOfNode in
+        kept.withUnsafeMutableBufferPointer { kept in
+        head.withUnsafeMutableBufferPointer { head in
+        weight.withUnsafeMutableBufferPointer { weight in
+        middle.withUnsafeMutableBufferPointer { middle in
+        direction.withUnsafeMutableBufferPointer { direction in
+            Parallel.forEachChunk(count: nodeCount, threads: threads, chunkSize: 4096) { _, ranks in
+                // (head << 32 | weight, middle << 8 | direction): tuple order is the output order.
+                var entries: [(UInt64, UInt64)] = []
+                for r in ranks {
+                    entries.removeAll(keepingCapacity: true)
+                    let begin = Int(firstArc[r])
+                    for a in begin..<Int(firstArc[r + 1]) {
+                        let h = UInt64(rankOfNode[Int(head[a])])
+                        let m = middle[a] == UInt32.max ? UInt64(UInt32.max) : UInt64(rankOfNode[Int(middle[a])])
+                        entries.append((h << 32 | UInt64(weight[a]), m << 8 | UInt64(direction[a])))
+                    }
+                    entries.sort { $0 < $1 }
+                    var out = begin
+                    var i = 0
+                    while i < entries.count {
+                        var (k1, k2) = entries[i]
+                        i += 1
+                        if i < entries.count && entries[i].0 == k1 && entries[i].1 >> 8 == k2 >> 8 {
+                            k2 |= entries[i].1 & 0xFF  // forward + backward with the same weight and middle
+                            i += 1
+                        }
+                        head[out] = UInt32(truncatingIfNeeded: k1 >> 32)
+                        weight[out] = UInt32(truncatingIfNeeded: k1)
+                        middle[out] = UInt32(truncatingIfNeeded: k2 >> 8)
+                        direction[out] = UInt8(truncatingIfNeeded: k2)
+                        out += 1
+                    }
+                    kept[r] = UInt32(out - begin)
                 }
-                outHead.append(UInt32(truncatingIfNeeded: k1 >> 32))
-                outWeight.append(UInt32(truncatingIfNeeded: k1))
-                let m = UInt32(truncatingIfNeeded: k2 >> 8)
-                outMiddle.append(m)
-                outDirection.append(UInt8(truncatingIfNeeded: k2))
-                if m != UInt32.max { shortcutCount += 1 }
             }
-            outFirst[r + 1] = UInt32(outHead.count)
+        }}}}}}}
+        var outFirst = [UInt32](repeating: 0, count: nodeCount + 1)
+        var shortcutCount = 0
+        var to = 0
+        for r in 0..<nodeCount {
+            let from = Int(firstArc[r])
+            for k in 0..<Int(kept[r]) {
+                head[to] = head[from + k]; weight[to] = weight[from + k]
+                middle[to] = middle[from + k]; direction[to] = direction[from + k]
+                if middle[to] != UInt32.max { shortcutCount += 1 }
+                to += 1
+            }
+            outFirst[r + 1] = UInt32(to)
         }
-        return ContractedGraph(nodeCount: nodeCount, rankOfNode: rankOfNode, firstOut: outFirst, head: outHead,
-                               weight: outWeight, middle: outMiddle, direction: outDirection,
+        head.removeLast(head.count - to); weight.removeLast(weight.count - to)
+        middle.removeLast(middle.count - to); direction.removeLast(direction.count - to)
+        defer { head = []; weight = []; middle = []; direction = []; firstArc = [0] }
+        return ContractedGraph(nodeCount: nodeCount, rankOfNode: rankOfNode, firstOut: outFirst, head: head,
+                               weight: weight, middle: middle, direction: direction,
                                shortcutCount: shortcutCount)
     }
 }
