@@ -66,6 +66,13 @@ public struct RoadGraph {
         }
         nodeOsmId.withUnsafeBufferPointer { ids in
             for (t, tile) in tiles.enumerated() {
+                // Each of the tile's strings is interned when an edge first names it (the order
+                // of the string table), then looked up by its index in the tile.
+                var global = [UInt32](repeating: UInt32.max, count: tile.strings.count)
+                func globalString(_ i: Int) -> UInt32 {
+                    if global[i] == UInt32.max { global[i] = intern(tile.strings[i]) }
+                    return global[i]
+                }
                 for e in tile.edges {
                     let to = lowerBound(ids, e.toNodeOsmId)
                     guard to < ids.count, ids[to] == e.toNodeOsmId else { droppedEdges += 1; continue }
@@ -80,8 +87,8 @@ public struct RoadGraph {
                     edgeSpeedBackward.append(e.speedBackwardDeciKmh)
                     edgeFlags.append(e.flags)
                     edgeRoadClass.append(e.roadClass)
-                    edgeName.append(intern(tile.strings[Int(e.name)]))
-                    edgeRef.append(intern(tile.strings[Int(e.ref)]))
+                    edgeName.append(globalString(Int(e.name)))
+                    edgeRef.append(globalString(Int(e.ref)))
                     edgeWayAtStart.append(e.wayId)
                     edgeWayAtEnd.append(e.wayId)
                     edgeBearingStart.append(e.bearingStartDeci)
