@@ -26,8 +26,9 @@ extension ContractedGraph {
 
     /// The same hierarchy (same arcs, weights, directions) with ranks replaced by ids sorted by
     /// level, then `spatialKey` (indexed by original node id), then old rank; `rankOfNode` maps
-    /// original nodes to the new ids. Arcs within a node keep the documented sort order.
-    public func renumberedForLocality(spatialKey: [UInt64]) -> ContractedGraph {
+    /// original nodes to the new ids. Arcs within a node keep the documented sort order. The
+    /// arcs are written on `threads` workers; the result does not depend on it.
+    public func renumberedForLocality(spatialKey: [UInt64], threads: Int = Parallel.activeProcessorCount) -> ContractedGraph {
         precondition(spatialKey.count == nodeCount, "one spatial key per node")
         let level = levels()
         let nodeOfRank = self.nodeOfRank
@@ -48,7 +49,7 @@ extension ContractedGraph {
         outWeight.withUnsafeMutableBufferPointer { outWeight in
         outMiddle.withUnsafeMutableBufferPointer { outMiddle in
         outDirection.withUnsafeMutableBufferPointer { outDirection in
-            Parallel.forEachChunk(count: nodeCount, threads: Parallel.activeProcessorCount, chunkSize: 4096) { _, ids in
+            Parallel.forEachChunk(count: nodeCount, threads: threads, chunkSize: 4096) { _, ids in
                 var scratch: [(head: UInt32, weight: UInt32, middle: UInt32, direction: UInt8)] = []
                 for id in ids {
                     let r = Int(order[id])

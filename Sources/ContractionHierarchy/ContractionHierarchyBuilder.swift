@@ -179,7 +179,7 @@ final class ContractionRun {
         endPhase(1)
 
         beginTouching()
-        var nodes: [Int] = [], shortcuts: [(list: ShortcutList, range: Range<Int>)] = []
+        var batch: [DecidedContraction] = []
         for i in 0..<count {
             let v = Int(chosen[i])
             if deferredKey[i] != 0 {
@@ -188,11 +188,10 @@ final class ContractionRun {
                 deferrals += 1
                 continue
             }
-            nodes.append(v)
-            shortcuts.append((lists[owner[i]], first[i]..<end[i]))
+            batch.append(DecidedContraction(node: v, list: lists[owner[i]], shortcuts: first[i]..<end[i]))
         }
-        apply(nodes, shortcuts: shortcuts)
-        let contracted = nodes.count
+        apply(batch)
+        let contracted = batch.count
         endPhase(2)
         if options.lazyNeighbourUpdates {
             for x in touched {

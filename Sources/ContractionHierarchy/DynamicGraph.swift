@@ -12,7 +12,7 @@
 /// `capacity` consecutive slots of which the first `count` are used; a block without room moves
 /// to the end of the pool with twice the room it needs, and when the pool itself is full every
 /// live block is copied tightly into a fresh pool (dropping contracted nodes and moved-out
-/// blocks). Blocks move only in `reserveRoom` (and while building).
+/// blocks). Blocks move only in `reserveRoom`; the initial blocks are sized to their arcs.
 ///
 /// Readers (witness searches) run concurrently with each other but never with a mutation.
 /// After `reserveRoom`, removals and `addOrImprove` may run on several threads at once as long
@@ -78,8 +78,8 @@ final class DynamicGraph {
         poolUsed = total
         for v in 0..<nodeCount {
             for a in Int(csr.firstOut[v])..<Int(csr.firstOut[v + 1]) where keep[a] {
-                append(2 * v + DynamicGraph.outSide, csr.head[a], csr.weight[a], UInt32.max, 1)
-                append(2 * Int(csr.head[a]) + DynamicGraph.inSide, UInt32(v), csr.weight[a], UInt32.max, 1)
+                appendReserved(2 * v + DynamicGraph.outSide, csr.head[a], csr.weight[a], UInt32.max, 1)
+                appendReserved(2 * Int(csr.head[a]) + DynamicGraph.inSide, UInt32(v), csr.weight[a], UInt32.max, 1)
                 arcCount += 1
             }
         }
@@ -143,14 +143,14 @@ final class DynamicGraph {
         arcCount += delta
     }
 
-    /// Grows, before a batch of contractions, every block that the batch could overflow: the
-    /// shortcuts of `node` are `list`'s arcs in `range`, each counted as new, and `node` itself
-    /// leaves each neighbour's block first. Until the batch is done no block then moves and the
+    /// Grows, before a batch of contractions, every block that the batch could overflow: each
+    /// shortcut counted as new, and each contracted node leaving its neighbours' blocks first. Until the batch is done no block then moves and the
     /// pool is not rebuilt, which is what lets workers insert into disjoint blocks at once.
-    func reserveRoom(for batch: [(node: Int, list: ShortcutList, range: Range<Int>)]) {
+    func reserveRoom(for batch: [DecidedContraction]) {
         var blocks: [Int] = []
-        for (v, list, range) in batch where !range.isEmpty {
-            for k in range {
+        for c in batch where !c.shortcuts.isEmpty {
+            let (v, list) = (c.node, c.list)
+            for k in c.shortcuts {
                 let out = 2 &* Int(list.tail[k]) &+ DynamicGraph.outSide
                 let into = 2 &* Int(list.head[k]) &+ DynamicGraph.inSide
                 if pendingArcs[out] == 0 { blocks.append(out) }
@@ -205,15 +205,6 @@ final class DynamicGraph {
         blockCount[2 * node] = 0
         blockCount[2 * node + 1] = 0
         return removed
-    }
-
-    private func append(_ b: Int, _ other: UInt32, _ w: UInt32, _ m: UInt32, _ h: UInt32) {
-        if blockCount[b] == blockCapacity[b] {
-            let capacity = max(4, 2 * Int(blockCount[b]))
-            if poolUsed + capacity > poolCapacity { rebuildPool(reserve: capacity) }
-            move(b, capacity: capacity)
-        }
-        appendReserved(b, other, w, m, h)
     }
 
     @inline(__always) private func appendReserved(_ b: Int, _ other: UInt32, _ w: UInt32, _ m: UInt32, _ h: UInt32) {

@@ -55,7 +55,7 @@ extension ContractionRun {
             beginTouching()
             let all = tailLists[0]
             for list in tailLists[1..<split] { all.append(contentsOf: list) }
-            apply([v], shortcuts: [(all, 0..<all.count)])
+            apply([DecidedContraction(node: v, list: all, shortcuts: 0..<all.count)])
             sinceProgress += 1
             if sinceProgress == 256 {
                 sinceProgress = 0

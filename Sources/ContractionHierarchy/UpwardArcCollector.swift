@@ -119,9 +119,10 @@ struct UpwardArcCollector {
         }
         head.removeLast(head.count - to); weight.removeLast(weight.count - to)
         middle.removeLast(middle.count - to); direction.removeLast(direction.count - to)
-        defer { head = []; weight = []; middle = []; direction = []; firstArc = [0] }
-        return ContractedGraph(nodeCount: nodeCount, rankOfNode: rankOfNode, firstOut: outFirst, head: head,
-                               weight: weight, middle: middle, direction: direction,
-                               shortcutCount: shortcutCount)
+        let graph = ContractedGraph(nodeCount: nodeCount, rankOfNode: rankOfNode, firstOut: outFirst, head: head,
+                                    weight: weight, middle: middle, direction: direction,
+                                    shortcutCount: shortcutCount)
+        self = UpwardArcCollector()  // the arrays now belong to the graph alone
+        return graph
     }
 }

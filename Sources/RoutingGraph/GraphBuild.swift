@@ -39,7 +39,7 @@ public struct GraphBuild {
             clock = now
         }
 
-        let tileSet = try TileSet.load(directories)
+        let tileSet = try TileSet.load(directories, threads: threads)
         guard tileSet.profileHash == profile.hash else {
             throw InputError(file: directories[0], "tiles were built with profile hash \(tileSet.profileHash), "
                              + "the profile given has \(profile.hash); pass the profile they were built with (--profile)")
@@ -91,7 +91,7 @@ public struct GraphBuild {
             let from = Int(eb.edgeDirectionOfNode[v] & 1 == 0 ? g.edgeFrom[e] : g.edgeTo[e])
             spatialKey[v] = mortonKey(latE7: g.nodeLatE7[from], lonE7: g.nodeLonE7[from])
         }
-        let ch = contracted.renumberedForLocality(spatialKey: spatialKey)
+        let ch = contracted.renumberedForLocality(spatialKey: spatialKey, threads: threads)
         stage("renumber")
 
         // Everything the query side indexes by edge-based node is stored in rank order.

@@ -13,8 +13,9 @@ public struct TileSet {
     public var tiles: [RoutingTile]
     public var tileBytes = 0
 
-    /// Reads every tile of `directories`, verifying each against its manifest (size, CRC32).
-    public static func load(_ directories: [String]) throws -> TileSet {
+    /// Reads every tile of `directories`, verifying each against its manifest (size, CRC32), on
+    /// `threads` workers.
+    public static func load(_ directories: [String], threads: Int = Parallel.activeProcessorCount) throws -> TileSet {
         guard !directories.isEmpty else { throw InputError("no routing directory given") }
         var set: TileSet?
         var sources: [UInt32: (dir: String, crc: UInt32)] = [:]
@@ -56,7 +57,7 @@ public struct TileSet {
         found.sort { $0.id < $1.id }
         // Read, verified and decoded on all cores; an error is the one of the lowest tile id.
         let profileHash = result.profileHash, gridDegrees = result.gridDegrees
-        let loaded = try Parallel.map(count: found.count, threads: Parallel.activeProcessorCount) { i -> (RoutingTile, Int) in
+        let loaded = try Parallel.map(count: found.count, threads: threads) { i -> (RoutingTile, Int) in
             let (id, unpacked) = found[i]
             let path = unpacked.tilePath(id: id)
             let bytes = try unpacked.verifyTile(id: id)

@@ -19,7 +19,7 @@ final class DynamicGraphTests: XCTestCase {
         for u in ins {
             for w in outs { shortcuts.append(tail: UInt32(u), head: UInt32(w), weight: UInt32(1 + w), hops: 2) }
         }
-        graph.reserveRoom(for: [(0, shortcuts, 0..<shortcuts.count)])
+        graph.reserveRoom(for: [DecidedContraction(node: 0, list: shortcuts, shortcuts: 0..<shortcuts.count)])
         XCTAssertGreaterThan(graph.memoryBytes, poolBefore, "the pool was rebuilt larger")
 
         for s in graph.slots(0, DynamicGraph.inSide) { graph.removeFromBlock(Int(graph.neighbour(s)), DynamicGraph.outSide, 0) }
