@@ -1,33 +1,40 @@
+import CShims
+
 /// Shortest paths on a contraction hierarchy, with every shortcut replaced by the original arcs
 /// it stands for.
 extension CHQuery {
+    /// An arc of the hierarchy still to unpack: `from → to` in travel order, bypassing `middle`
+    /// (`UInt32.max` for an original arc).
+    typealias PendingArc = (from: UInt32, to: UInt32, middle: UInt32)
+
     /// The shortest distance as in `distance(sources:targets:)`, plus the path as ranks from the
     /// chosen source to the chosen target; consecutive ranks are joined by an original arc.
     /// A single node when the best source and target are the same node.
     public func path(sources: [CHEndpoint], targets: [CHEndpoint]) -> (distance: UInt64, nodes: [UInt32])? {
         let (best, meet) = search(sources: sources, targets: targets)
         guard best != UInt64.max else { return nil }
-        var nodes: [UInt32] = []
-        // Forward tree: meet back to the source, arcs stored at their lower (tail) end.
+        // The up-down path's arcs, last first (the unpacking stack's order): the backward tree
+        // from the target up to the meeting node, then the forward tree from there down to the
+        // source. Arcs are stored at their lower end; the backward tree's arc from parent x (lower)
+        // up to y means y → x.
+        var pending: [PendingArc] = []
         let forward = forwardState.buffers.label, backward = backwardState.buffers.label
-        var upward: [(from: UInt32, to: UInt32, middle: UInt32)] = []
+        var down: [PendingArc] = []
         var v = meet
-        while forward[Int(v)].parentArc != UpwardSearchBuffers.noArc {
-            let arc = forward[Int(v)].parentArc, parent = graph.tail(ofArc: arc)
-            upward.append((parent, v, graph.middle[Int(arc)]))
-            v = parent
-        }
-        nodes.append(v)
-        for arc in upward.reversed() {
-            guard unpack(from: arc.from, to: arc.to, middle: arc.middle, into: &nodes) else { return nil }
-        }
-        // Backward tree: meet down to the target; the arc from parent x (lower) up to y means y → x.
-        v = meet
         while backward[Int(v)].parentArc != UpwardSearchBuffers.noArc {
             let arc = backward[Int(v)].parentArc, parent = graph.tail(ofArc: arc)
-            guard unpack(from: v, to: parent, middle: graph.middle[Int(arc)], into: &nodes) else { return nil }
+            down.append((v, parent, graph.middle[Int(arc)]))
             v = parent
         }
+        pending.append(contentsOf: down.reversed())
+        v = meet
+        while forward[Int(v)].parentArc != UpwardSearchBuffers.noArc {
+            let arc = forward[Int(v)].parentArc, parent = graph.tail(ofArc: arc)
+            pending.append((parent, v, graph.middle[Int(arc)]))
+            v = parent
+        }
+        var nodes: [UInt32] = [v]
+        guard unpack(&pending, into: &nodes) else { return nil }
         return (best, nodes)
     }
 
@@ -36,30 +43,58 @@ extension CHQuery {
         path(sources: [(source, 0)], targets: [(target, 0)])
     }
 
-    /// Appends the nodes after `from` on the original path that the arc `from → to` (bypassing
-    /// `middle`, or `UInt32.max` for an original arc) stands for.
+    /// Unpacks the arcs on `stack` (the next one last) into original arcs, appending each one's
+    /// head to `nodes`, in travel order.
     ///
     /// A shortcut `a → b` via `m` is `a → m` then `m → b`; both halves are stored at `m`, the
-    /// lowest of the three, as the backward arc to `a` and the forward arc to `b`. Iterative, with
-    /// an explicit stack of pending halves (right half pushed first).
+    /// lowest of the three, as the backward arc to `a` and the forward arc to `b`. Finding them
+    /// is three cache misses (m's arc range, then its arcs and their middles) that a
+    /// one-at-a-time unpacking waits for in turn. So the top `batch` arcs of the stack are
+    /// replaced by their halves together: first the ranges of all their middles are asked for,
+    /// then the arcs and middles, then the halves are found, and the misses overlap. The order
+    /// of the stack, and so of the path, is unchanged.
     ///
     /// False on a hierarchy that does not unpack (a missing half, a middle not below both ends,
     /// or far more nodes than a shortest path can have): a damaged graph fails the query, it does not
     /// crash or loop. `CHGraphView.validate()` rules the first two out for checked files.
-    func unpack(from: UInt32, to: UInt32, middle: UInt32, into nodes: inout [UInt32]) -> Bool {
-        var stack: [(from: UInt32, to: UInt32, middle: UInt32)] = [(from, to, middle)]
+    func unpack(_ stack: inout [PendingArc], into nodes: inout [UInt32]) -> Bool {
         let limit = 2 * graph.nodeCount + 2  // a shortest path visits each node about once
-        while let (a, b, m) = stack.popLast() {
-            if m == UInt32.max {
-                nodes.append(b)
+        let batch = 16
+        let g = graph
+        guard let firstOut = g.firstOut.baseAddress, let arcs = g.arcs.baseAddress, let middles = g.middle.baseAddress
+        else { return stack.isEmpty }
+        var expanded: [PendingArc] = []
+        expanded.reserveCapacity(2 * batch)
+        while let top = stack.last {
+            if top.middle == UInt32.max {
+                nodes.append(top.to)
                 if nodes.count > limit { return false }
+                stack.removeLast()
                 continue
             }
-            guard m < a, m < b, let second = graph.arc(at: m, to: b, bit: CHDirection.forward),
-                  let first = graph.arc(at: m, to: a, bit: CHDirection.backward)
-            else { return false }
-            stack.append((m, b, graph.middle[second]))
-            stack.append((a, m, graph.middle[first]))
+            let base = max(0, stack.count - batch)
+            for j in base..<stack.count where stack[j].middle != UInt32.max && Int(stack[j].middle) < g.nodeCount {
+                offgrid_prefetch(firstOut + Int(stack[j].middle))
+            }
+            for j in base..<stack.count where stack[j].middle != UInt32.max && Int(stack[j].middle) < g.nodeCount {
+                let first = Int(firstOut[Int(stack[j].middle)])
+                offgrid_prefetch(arcs + first)
+                offgrid_prefetch(middles + first)
+            }
+            expanded.removeAll(keepingCapacity: true)
+            for j in base..<stack.count {
+                let (a, b, m) = stack[j]
+                if m == UInt32.max { expanded.append(stack[j]); continue }
+                guard m < a, m < b, let second = g.arc(at: m, to: b, bit: CHDirection.forward),
+                      let first = g.arc(at: m, to: a, bit: CHDirection.backward)
+                else { return false }
+                // Bottom to top: the right half, then the left one, unpacked first.
+                expanded.append((m, b, g.middle[second]))
+                expanded.append((a, m, g.middle[first]))
+            }
+            stack.removeLast(stack.count - base)
+            stack.append(contentsOf: expanded)
+            if stack.count > limit { return false }
         }
         return true
     }
