@@ -11,12 +11,9 @@ public enum Polyline {
     public static func encode(_ coordinates: [(lat: Double, lon: Double)], precision: Int = 5) -> String {
         precondition((0...10).contains(precision), "polyline precision \(precision) outside 0...10")
         let factor = power10(precision)
-        var out = PolylineWriter(capacity: coordinates.count * 8)
-        for c in coordinates {
-            out.append(lat: Int64((c.lat * factor).rounded(.toNearestOrAwayFromZero)),
-                       lon: Int64((c.lon * factor).rounded(.toNearestOrAwayFromZero)))
+        return encoded(count: coordinates.count) { i in
+            (roundedHalfAway(coordinates[i].lat * factor), roundedHalfAway(coordinates[i].lon * factor))
         }
-        return out.string
     }
 
     /// The same from separate latitude and longitude lists (a route's points as assembled),
@@ -25,12 +22,49 @@ public enum Polyline {
         precondition((0...10).contains(precision), "polyline precision \(precision) outside 0...10")
         precondition(lat.count == lon.count, "latitude and longitude counts differ")
         let factor = power10(precision)
-        var out = PolylineWriter(capacity: lat.count * 8)
-        for i in lat.indices {
-            out.append(lat: Int64((lat[i] * factor).rounded(.toNearestOrAwayFromZero)),
-                       lon: Int64((lon[i] * factor).rounded(.toNearestOrAwayFromZero)))
+        return encoded(count: lat.count) { i in (roundedHalfAway(lat[i] * factor), roundedHalfAway(lon[i] * factor)) }
+    }
+
+    /// The text of `count` points given as rounded (latitude, longitude) integers, written
+    /// straight into the string's storage, sized for the longest possible values (13 characters:
+    /// 64 bits in groups of 5).
+    @inline(__always) static func encoded(count: Int, _ point: (Int) -> (lat: Int64, lon: Int64)) -> String {
+        String(unsafeUninitializedCapacity: max(1, count * 26)) { text in
+            var n = 0
+            var lastLat: Int64 = 0, lastLon: Int64 = 0
+            for i in 0..<count {
+                let (y, x) = point(i)
+                n = writeValue(y - lastLat, into: text, at: n)
+                n = writeValue(x - lastLon, into: text, at: n)
+                lastLat = y
+                lastLon = x
+            }
+            return n
         }
-        return out.string
+    }
+
+    /// `v.rounded(.toNearestOrAwayFromZero)` as an integer, bit for bit, without the libm call:
+    /// truncation is one instruction and `v - trunc(v)` is exact.
+    @inline(__always) static func roundedHalfAway(_ v: Double) -> Int64 {
+        guard abs(v) < 0x1p52 else { return Int64(v.rounded(.toNearestOrAwayFromZero)) }
+        let t = Int64(v)
+        let fraction = v - Double(t)
+        return fraction >= 0.5 ? t &+ 1 : fraction <= -0.5 ? t &- 1 : t
+    }
+
+    /// Writes one zig-zag value at `at`; returns the index after it.
+    @inline(__always) static func writeValue(_ delta: Int64, into text: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+        // Zig-zag: the sign goes to the lowest bit so small negatives stay short.
+        var v = UInt64(bitPattern: delta << 1)
+        if delta < 0 { v = ~v }
+        var n = at
+        while v >= 0x20 {
+            text[n] = UInt8(0x20 | (v & 0x1F)) &+ 63
+            n &+= 1
+            v >>= 5
+        }
+        text[n] = UInt8(v) &+ 63
+        return n &+ 1
     }
 
     /// Encodes coordinates given in 1e-7 degrees (the graph file's unit), rounding in integers
@@ -40,11 +74,8 @@ public enum Polyline {
         precondition((0...7).contains(precision), "polyline precision \(precision) outside 0...7 for E7 input")
         precondition(latE7.count == lonE7.count, "latitude and longitude counts differ")
         let divisor = Int64(power10(7 - precision))
-        var out = PolylineWriter(capacity: latE7.count * 8)
-        for (lat, lon) in zip(latE7, lonE7) {
-            out.append(lat: roundedQuotient(Int64(lat), divisor), lon: roundedQuotient(Int64(lon), divisor))
-        }
-        return out.string
+        let lat = Array(latE7), lon = Array(lonE7)
+        return encoded(count: lat.count) { i in (roundedQuotient(Int64(lat[i]), divisor), roundedQuotient(Int64(lon[i]), divisor)) }
     }
 
     /// Decodes a polyline into degrees. Throws on a character outside `?`…`~`, a value cut off
@@ -99,33 +130,4 @@ public enum Polyline {
         for _ in 0..<n { f *= 10 }
         return f
     }
-}
-
-/// Appends coordinate deltas as polyline text.
-private struct PolylineWriter {
-    private var bytes: [UInt8] = []
-    private var lastLat: Int64 = 0
-    private var lastLon: Int64 = 0
-
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
-
-    mutating func append(lat: Int64, lon: Int64) {
-        write(lat - lastLat)
-        write(lon - lastLon)
-        lastLat = lat
-        lastLon = lon
-    }
-
-    private mutating func write(_ delta: Int64) {
-        // Zig-zag: the sign goes to the lowest bit so small negatives stay short.
-        var v = UInt64(bitPattern: delta << 1)
-        if delta < 0 { v = ~v }
-        while v >= 0x20 {
-            bytes.append(UInt8(0x20 | (v & 0x1F)) + 63)
-            v >>= 5
-        }
-        bytes.append(UInt8(v) + 63)
-    }
-
-    var string: String { String(decoding: bytes, as: UTF8.self) }
 }

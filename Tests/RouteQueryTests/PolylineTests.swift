@@ -1,5 +1,5 @@
 import Foundation
-import RouteQuery
+@testable import RouteQuery
 import TileMath
 import XCTest
 import TestSupport
@@ -51,6 +51,25 @@ final class PolylineTests: XCTestCase {
         XCTAssertEqual(Polyline.encode(latE7: [50, -50, 49, -49], lonE7: [0, 0, 0, 0], precision: 5), "A?B?A???")
         XCTAssertEqual(Polyline.encode(latE7: [15, -15], lonE7: [-25, 25], precision: 6), "CDFK")
         XCTAssertEqual(Polyline.encode([(lat: -179.99999, lon: 179.99999)], precision: 5), "|fsia@}fsia@")
+    }
+
+    /// The encoder's own rounding must be libm's half-away-from-zero bit for bit: a route's
+    /// geometry may not change with it.
+    func testRoundingMatchesLibmHalfAwayFromZero() {
+        var tricky: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+                                0.5000000000000001, 4503599627370495.5, -4503599627370495.5, 0x1p52, -0x1p52, 0x1p52 + 1,
+                                9_007_199_254_740_993, 1e15 + 0.5, 47.1234565 * 1e6, -122.4194155 * 1e6, 179.9999995 * 1e7]
+        var state: UInt64 = 42
+        for _ in 0..<100_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let degrees = Double(state >> 11) / Double(1 << 53) * 360 - 180
+            tricky.append(degrees * 1e5)
+            tricky.append(degrees * 1e6)
+            tricky.append((degrees * 1e6).rounded() + 0.5)   // exact halves, both signs
+        }
+        for v in tricky {
+            XCTAssertEqual(Polyline.roundedHalfAway(v), Int64(v.rounded(.toNearestOrAwayFromZero)), "\(v)")
+        }
     }
 
     func testEmptyAndMalformedInput() throws {
