@@ -11,8 +11,10 @@ public enum Polyline {
     public static func encode(_ coordinates: [(lat: Double, lon: Double)], precision: Int = 5) -> String {
         precondition((0...10).contains(precision), "polyline precision \(precision) outside 0...10")
         let factor = power10(precision)
-        return encoded(count: coordinates.count) { i in
-            (roundedHalfAway(coordinates[i].lat * factor), roundedHalfAway(coordinates[i].lon * factor))
+        return String(unsafeUninitializedCapacity: PolylineText.capacity(coordinates.count)) { text in
+            var out = PolylineText(text)
+            for c in coordinates { out.append(lat: roundedHalfAway(c.lat * factor), lon: roundedHalfAway(c.lon * factor)) }
+            return out.count
         }
     }
 
@@ -22,24 +24,14 @@ public enum Polyline {
         precondition((0...10).contains(precision), "polyline precision \(precision) outside 0...10")
         precondition(lat.count == lon.count, "latitude and longitude counts differ")
         let factor = power10(precision)
-        return encoded(count: lat.count) { i in (roundedHalfAway(lat[i] * factor), roundedHalfAway(lon[i] * factor)) }
-    }
-
-    /// The text of `count` points given as rounded (latitude, longitude) integers, written
-    /// straight into the string's storage, sized for the longest possible values (13 characters:
-    /// 64 bits in groups of 5).
-    @inline(__always) static func encoded(count: Int, _ point: (Int) -> (lat: Int64, lon: Int64)) -> String {
-        String(unsafeUninitializedCapacity: max(1, count * 26)) { text in
-            var n = 0
-            var lastLat: Int64 = 0, lastLon: Int64 = 0
-            for i in 0..<count {
-                let (y, x) = point(i)
-                n = writeValue(y - lastLat, into: text, at: n)
-                n = writeValue(x - lastLon, into: text, at: n)
-                lastLat = y
-                lastLon = x
+        return String(unsafeUninitializedCapacity: PolylineText.capacity(lat.count)) { text in
+            var out = PolylineText(text)
+            lat.withUnsafeBufferPointer { lat in
+                lon.withUnsafeBufferPointer { lon in
+                    for i in 0..<lat.count { out.append(lat: roundedHalfAway(lat[i] * factor), lon: roundedHalfAway(lon[i] * factor)) }
+                }
             }
-            return n
+            return out.count
         }
     }
 
@@ -49,22 +41,8 @@ public enum Polyline {
         guard abs(v) < 0x1p52 else { return Int64(v.rounded(.toNearestOrAwayFromZero)) }
         let t = Int64(v)
         let fraction = v - Double(t)
-        return fraction >= 0.5 ? t &+ 1 : fraction <= -0.5 ? t &- 1 : t
-    }
-
-    /// Writes one zig-zag value at `at`; returns the index after it.
-    @inline(__always) static func writeValue(_ delta: Int64, into text: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
-        // Zig-zag: the sign goes to the lowest bit so small negatives stay short.
-        var v = UInt64(bitPattern: delta << 1)
-        if delta < 0 { v = ~v }
-        var n = at
-        while v >= 0x20 {
-            text[n] = UInt8(0x20 | (v & 0x1F)) &+ 63
-            n &+= 1
-            v >>= 5
-        }
-        text[n] = UInt8(v) &+ 63
-        return n &+ 1
+        // Conditions as 0/1 rather than branches: a half is up or down at random along a line.
+        return t &+ (fraction >= 0.5 ? 1 : 0) &- (fraction <= -0.5 ? 1 : 0)
     }
 
     /// Encodes coordinates given in 1e-7 degrees (the graph file's unit), rounding in integers
@@ -74,8 +52,13 @@ public enum Polyline {
         precondition((0...7).contains(precision), "polyline precision \(precision) outside 0...7 for E7 input")
         precondition(latE7.count == lonE7.count, "latitude and longitude counts differ")
         let divisor = Int64(power10(7 - precision))
-        let lat = Array(latE7), lon = Array(lonE7)
-        return encoded(count: lat.count) { i in (roundedQuotient(Int64(lat[i]), divisor), roundedQuotient(Int64(lon[i]), divisor)) }
+        return String(unsafeUninitializedCapacity: PolylineText.capacity(latE7.count)) { text in
+            var out = PolylineText(text)
+            for (lat, lon) in zip(latE7, lonE7) {
+                out.append(lat: roundedQuotient(Int64(lat), divisor), lon: roundedQuotient(Int64(lon), divisor))
+            }
+            return out.count
+        }
     }
 
     /// Decodes a polyline into degrees. Throws on a character outside `?`…`~`, a value cut off
@@ -129,5 +112,38 @@ public enum Polyline {
         var f = 1.0
         for _ in 0..<n { f *= 10 }
         return f
+    }
+}
+
+/// Polyline text written into a string's storage: the deltas of rounded coordinates.
+private struct PolylineText {
+    let text: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+    private var lastLat: Int64 = 0
+    private var lastLon: Int64 = 0
+
+    /// Bytes enough for `points` points: a value is at most 13 characters (64 bits in groups of 5).
+    static func capacity(_ points: Int) -> Int { max(1, points * 26) }
+
+    init(_ text: UnsafeMutableBufferPointer<UInt8>) { self.text = text }
+
+    @inline(__always) mutating func append(lat: Int64, lon: Int64) {
+        write(lat - lastLat)
+        write(lon - lastLon)
+        lastLat = lat
+        lastLon = lon
+    }
+
+    @inline(__always) private mutating func write(_ delta: Int64) {
+        // Zig-zag: the sign goes to the lowest bit so small negatives stay short.
+        var v = UInt64(bitPattern: delta << 1)
+        if delta < 0 { v = ~v }
+        while v >= 0x20 {
+            text[count] = UInt8(0x20 | (v & 0x1F)) &+ 63
+            count &+= 1
+            v >>= 5
+        }
+        text[count] = UInt8(v) &+ 63
+        count &+= 1
     }
 }
