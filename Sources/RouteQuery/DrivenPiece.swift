@@ -15,8 +15,9 @@ public struct DrivenPiece {
     public var points: Range<Int>
 }
 
-/// The points of a leg's pieces, piece after piece, one array per axis. Each piece keeps all its
-/// own points (a piece's first point repeats its predecessor's last). One buffer per leg: two
+/// The points of a leg's pieces, piece after piece, one array per axis. A piece's range starts
+/// at its predecessor's last point (the junction they share, stored once), so the points of any
+/// run of pieces (a step, the whole leg) are one contiguous range. One buffer per leg: two
 /// arrays per driven edge were a large part of a long route's assembly (allocation and release).
 public struct LegPoints {
     public var lat: [Double] = []
@@ -25,12 +26,13 @@ public struct LegPoints {
 
 extension RoutingData {
     /// Length of edge e between two shares of its length, in travel direction d; its points go
-    /// to the end of `points`.
+    /// to the end of `points`, but for its first one when `continuing` (the previous piece ended
+    /// where it starts: that last point is its first).
     func piece(edge e: Int, direction d: Int, from a: Double, to b: Double, seconds: Double,
-               into points: inout LegPoints) -> DrivenPiece {
+               into points: inout LegPoints, continuing: Bool) -> DrivenPiece {
         let r = shapeRange(e)
         let meters = Double(edgeLengthCm[e]) / 100 * max(0, b - a)
-        let first = points.lat.count
+        let first = continuing ? points.lat.count - 1 : points.lat.count
         @inline(__always) func at(_ k: Int) -> Int { d == 0 ? r.lowerBound + k : r.upperBound - 1 - k }
         @inline(__always) func made() -> DrivenPiece {
             DrivenPiece(edge: e, direction: d, fromShare: a, toShare: b, seconds: seconds, meters: meters,
@@ -38,7 +40,7 @@ extension RoutingData {
         }
         if a <= 0 && b >= 1 {
             // A whole edge, the common case: its shape as stored, no measuring.
-            for k in 0..<r.count {
+            for k in (continuing ? 1 : 0)..<r.count {
                 points.lat.append(Double(shapeLatE7[at(k)]) / 1e7)
                 points.lon.append(Double(shapeLonE7[at(k)]) / 1e7)
             }
@@ -62,8 +64,10 @@ extension RoutingData {
             let lb = Double(shapeLatE7[at(k)]) / 1e7, lob = Double(shapeLonE7[at(k)]) / 1e7
             return (la + (lb - la) * t, lo + (lob - lo) * t)
         }
-        let (sLat, sLon) = point(at: startM)
-        points.lat.append(sLat); points.lon.append(sLon)
+        if !continuing {
+            let (sLat, sLon) = point(at: startM)
+            points.lat.append(sLat); points.lon.append(sLon)
+        }
         for k in 1..<max(1, r.count - 1) where cumulative[k] > startM && cumulative[k] < endM {
             points.lat.append(Double(shapeLatE7[at(k)]) / 1e7)
             points.lon.append(Double(shapeLonE7[at(k)]) / 1e7)
@@ -155,7 +159,8 @@ extension LegSearch.Leg {
             let e = ed >> 1, d = ed & 1
             let a = i == 0 ? source.position(d) : 0
             let b = i == ranks.count - 1 ? target.position(d) : 1
-            out.append(data.piece(edge: e, direction: d, from: a, to: max(a, b), seconds: times[i] / 10, into: &points))
+            out.append(data.piece(edge: e, direction: d, from: a, to: max(a, b), seconds: times[i] / 10, into: &points,
+                                  continuing: i > 0))
         }
         return (out, points)
     }

@@ -15,11 +15,11 @@ struct RouteAssembly {
             let seconds = Double(leg.weight) / 10
             distance += meters
             duration += seconds
-            for p in pieces {
-                let skip = lat.isEmpty ? 0 : 1
-                lat.append(contentsOf: points.lat[p.points].dropFirst(skip))
-                lon.append(contentsOf: points.lon[p.points].dropFirst(skip))
-            }
+            // The leg's points are its pieces' in order, each junction once; a later leg starts
+            // where the previous one ended.
+            let skip = lat.isEmpty ? 0 : 1
+            lat.append(contentsOf: points.lat.dropFirst(skip))
+            lon.append(contentsOf: points.lon.dropFirst(skip))
             var stepResponses: [RouteStepResponse] = []
             if request.steps {
                 let target = phantoms[i + 1]

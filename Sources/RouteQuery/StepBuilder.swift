@@ -43,10 +43,19 @@ struct StepBuilder {
         current.intersectionOut = 0
         var exitsPassed = 0
         var roundaboutStep: Int?
+        // The current step's points: from its first piece's first point to its last piece's last
+        // (pieces share their junction points, so a step's points are one run of the leg's).
+        var stepStart = start
+        func finish(_ step: inout RouteStep, through end: Int) {
+            step.lat = Array(points.lat[stepStart..<end])
+            step.lon = Array(points.lon[stepStart..<end])
+        }
         for (i, piece) in pieces.enumerated() {
             if i > 0 {
                 let prev = pieces[i - 1]
                 if let maneuver = maneuver(from: prev, to: piece, points: points, exitsPassed: &exitsPassed) {
+                    finish(&current, through: prev.points.upperBound)
+                    stepStart = piece.points.lowerBound
                     steps.append(current)
                     if maneuver.type == .roundabout { roundaboutStep = steps.count }
                     if maneuver.type == .exitRoundabout, let r = roundaboutStep, r < steps.count {
@@ -58,12 +67,14 @@ struct StepBuilder {
                     current = maneuver
                 }
             }
-            append(&current, piece: piece, points: points)
+            current.meters += piece.meters
+            current.seconds += piece.seconds
         }
         // Roundabout left at the destination: still say which exit.
         if let r = roundaboutStep { if r < steps.count { steps[r].exit = exitsPassed + 1 } else { current.exit = exitsPassed + 1 } }
-        steps.append(current)
         let last = pieces[pieces.count - 1]
+        finish(&current, through: last.points.upperBound)
+        steps.append(current)
         let arriveBearing = segmentBearing(points, last.points, fromStart: false) ?? data.bearingArriving(last.edge, last.direction)
         var arrive = RouteStep(type: .arrive, modifier: nil, bearingBefore: arriveBearing.rounded(), bearingAfter: 0,
                                location: arriveLocation, exit: nil, name: current.name, ref: current.ref)
@@ -73,14 +84,6 @@ struct StepBuilder {
         arrive.intersectionIn = 0
         steps.append(arrive)
         return steps
-    }
-
-    private func append(_ step: inout RouteStep, piece: DrivenPiece, points: LegPoints) {
-        step.meters += piece.meters
-        step.seconds += piece.seconds
-        let skip = step.lat.isEmpty ? 0 : 1
-        step.lat.append(contentsOf: points.lat[piece.points].dropFirst(skip))
-        step.lon.append(contentsOf: points.lon[piece.points].dropFirst(skip))
     }
 
     /// The step that starts between two pieces, or nil when the driver just carries on.
