@@ -11,6 +11,37 @@ public enum JSONBytes {
         !s.utf8.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
     }
 
+    /// `JSONWriter.writeString`'s spelling: quoted, with `"`, `\` and control characters
+    /// escaped (the short forms where JSON has them, else `\u00xx` in lower-case hex). Runs
+    /// without an escape are copied whole: a polyline has a backslash every few dozen bytes.
+    public static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = s
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for i in 0..<bytes.count {
+                let c = bytes[i]
+                guard c == 0x22 || c == 0x5C || c < 0x20 else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                runStart = i + 1
+                out.append(0x5C)
+                switch c {
+                case 0x22, 0x5C: out.append(c)
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                default:
+                    let digits = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, digits[Int(c >> 4)], digits[Int(c & 0xF)]])
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
     @inlinable public static func writeInt(_ v: Int64, to out: inout [UInt8]) {
         if v < 0 { out.append(UInt8(ascii: "-")) }
         var m = v.magnitude

@@ -1,184 +1,199 @@
 import OffgridCore
 
-/// Compact JSON of the batch answer types, written straight into a string: `route-query batch
-/// --full --steps` spends most of its time rendering, and the generic `Encodable` path (a tree of
-/// nodes, then the writer) was measurably slower there. The text must equal
-/// `JSONEncoding.string(value, pretty: false)` byte for byte (keys in sorted order, nil fields left
-/// out, the same number spelling): a test compares both on many routes.
+/// Compact JSON of the batch answer types, written straight into a `JSONSink` (bytes for the
+/// batch lines and the HTTP bodies, or a string): `route-query batch --full --steps` spends most
+/// of its time rendering, and the generic `Encodable` path (a tree of nodes, then the writer)
+/// was measurably slower there. The text must equal `JSONEncoding.string(value, pretty: false)`
+/// byte for byte (keys in sorted order, nil fields left out, the same number spelling): a test
+/// compares both on many routes.
 extension BatchAnswer {
-    public func writeJSON(to out: inout String) {
-        out += "{\"code\":"
-        JSONWriter.writeString(code, to: &out)
-        if let distanceMeters { out += ",\"distance_m\":"; JSONWriter.writeDouble(distanceMeters, to: &out) }
-        if let durationSeconds { out += ",\"duration_s\":"; JSONWriter.writeDouble(durationSeconds, to: &out) }
-        out += ",\"id\":"
-        JSONWriter.write(id, to: &out, pretty: false)
-        if let message { out += ",\"message\":"; JSONWriter.writeString(message, to: &out) }
-        if let route { out += ",\"route\":"; route.writeJSON(to: &out) }
-        out += "}"
+    public func writeJSON(to out: inout String) { render(into: &out) }
+    /// The answer line straight into a byte buffer, without making a `String` per line.
+    public func writeJSON(to out: inout [UInt8]) { render(into: &out) }
+
+    func render<Out: JSONSink>(into out: inout Out) {
+        out.raw("{\"code\":")
+        out.string(code)
+        if let distanceMeters { out.raw(",\"distance_m\":"); out.double(distanceMeters) }
+        if let durationSeconds { out.raw(",\"duration_s\":"); out.double(durationSeconds) }
+        out.raw(",\"id\":")
+        // The usual ids directly; `value` makes a string first.
+        switch id {
+        case .null: out.raw("null")
+        case .int(let i): out.int(i)
+        case .double(let d): out.double(d)
+        case .string(let s): out.string(s)
+        default: out.value(id)
+        }
+        if let message { out.raw(",\"message\":"); out.string(message) }
+        if let route { out.raw(",\"route\":"); route.render(into: &out) }
+        out.raw("}")
     }
 }
 
 extension RouteResponse {
-    public func writeJSON(to out: inout String) {
-        out += "{"
-        if let code { out += "\"code\":"; JSONWriter.writeString(code, to: &out); out += "," }
-        out += "\"routes\":"
+    public func writeJSON(to out: inout String) { render(into: &out) }
+    public func writeJSON(to out: inout [UInt8]) { render(into: &out) }
+
+    func render<Out: JSONSink>(into out: inout Out) {
+        out.raw("{")
+        if let code { out.raw("\"code\":"); out.string(code); out.raw(",") }
+        out.raw("\"routes\":")
         writeArray(routes, to: &out) { $0.writeJSON(to: &$1) }
-        out += ",\"waypoints\":"
+        out.raw(",\"waypoints\":")
         writeArray(waypoints, to: &out) { $0.writeJSON(to: &$1) }
-        out += "}"
+        out.raw("}")
     }
 }
 
 extension Route {
-    func writeJSON(to out: inout String) {
-        out += "{\"distance\":"
-        JSONWriter.writeDouble(distance, to: &out)
-        out += ",\"duration\":"
-        JSONWriter.writeDouble(duration, to: &out)
-        if let geometry { out += ",\"geometry\":"; geometry.writeJSON(to: &out) }
-        out += ",\"legs\":"
+    func writeJSON<Out: JSONSink>(to out: inout Out) {
+        out.raw("{\"distance\":")
+        out.double(distance)
+        out.raw(",\"duration\":")
+        out.double(duration)
+        if let geometry { out.raw(",\"geometry\":"); geometry.writeJSON(to: &out) }
+        out.raw(",\"legs\":")
         writeArray(legs, to: &out) { $0.writeJSON(to: &$1) }
-        out += ",\"weight\":"
-        JSONWriter.writeDouble(weight, to: &out)
-        out += ",\"weight_name\":"
-        JSONWriter.writeString(weightName, to: &out)
-        out += "}"
+        out.raw(",\"weight\":")
+        out.double(weight)
+        out.raw(",\"weight_name\":")
+        out.string(weightName)
+        out.raw("}")
     }
 }
 
 extension RouteLeg {
-    func writeJSON(to out: inout String) {
-        out += "{"
-        if let annotation { out += "\"annotation\":"; annotation.writeJSON(to: &out); out += "," }
-        out += "\"distance\":"
-        JSONWriter.writeDouble(distance, to: &out)
-        out += ",\"duration\":"
-        JSONWriter.writeDouble(duration, to: &out)
-        out += ",\"steps\":"
+    func writeJSON<Out: JSONSink>(to out: inout Out) {
+        out.raw("{")
+        if let annotation { out.raw("\"annotation\":"); annotation.writeJSON(to: &out); out.raw(",") }
+        out.raw("\"distance\":")
+        out.double(distance)
+        out.raw(",\"duration\":")
+        out.double(duration)
+        out.raw(",\"steps\":")
         writeArray(steps, to: &out) { $0.writeJSON(to: &$1) }
-        out += ",\"summary\":"
-        JSONWriter.writeString(summary, to: &out)
-        out += ",\"weight\":"
-        JSONWriter.writeDouble(weight, to: &out)
-        out += "}"
+        out.raw(",\"summary\":")
+        out.string(summary)
+        out.raw(",\"weight\":")
+        out.double(weight)
+        out.raw("}")
     }
 }
 
 extension LegAnnotation {
-    func writeJSON(to out: inout String) {
+    func writeJSON<Out: JSONSink>(to out: inout Out) {
         var first = true
-        func key(_ name: String) { out += first ? "{\"" : ",\""; out += name; out += "\":"; first = false }
-        if let datasources { key("datasources"); writeArray(datasources, to: &out) { $1 += String($0) } }
-        if let distance { key("distance"); writeArray(distance, to: &out) { JSONWriter.writeDouble($0, to: &$1) } }
-        if let duration { key("duration"); writeArray(duration, to: &out) { JSONWriter.writeDouble($0, to: &$1) } }
-        if let speed { key("speed"); writeArray(speed, to: &out) { JSONWriter.writeDouble($0, to: &$1) } }
-        if let weight { key("weight"); writeArray(weight, to: &out) { JSONWriter.writeDouble($0, to: &$1) } }
-        out += first ? "{}" : "}"
+        func key(_ name: String) { out.raw(first ? "{\"" : ",\""); out.raw(name); out.raw("\":"); first = false }
+        if let datasources { key("datasources"); writeArray(datasources, to: &out) { $1.int($0) } }
+        if let distance { key("distance"); writeArray(distance, to: &out) { $1.double($0) } }
+        if let duration { key("duration"); writeArray(duration, to: &out) { $1.double($0) } }
+        if let speed { key("speed"); writeArray(speed, to: &out) { $1.double($0) } }
+        if let weight { key("weight"); writeArray(weight, to: &out) { $1.double($0) } }
+        out.raw(first ? "{}" : "}")
     }
 }
 
 extension RouteStepResponse {
-    func writeJSON(to out: inout String) {
-        out += "{"
-        if let bannerInstructions { out += "\"bannerInstructions\":"; writeArray(bannerInstructions, to: &out) { $0.writeJSON(to: &$1) }; out += "," }
-        out += "\"distance\":"
-        JSONWriter.writeDouble(distance, to: &out)
-        out += ",\"driving_side\":"
-        JSONWriter.writeString(drivingSide, to: &out)
-        out += ",\"duration\":"
-        JSONWriter.writeDouble(duration, to: &out)
-        out += ",\"geometry\":"
+    func writeJSON<Out: JSONSink>(to out: inout Out) {
+        out.raw("{")
+        if let bannerInstructions { out.raw("\"bannerInstructions\":"); writeArray(bannerInstructions, to: &out) { $0.writeJSON(to: &$1) }; out.raw(",") }
+        out.raw("\"distance\":")
+        out.double(distance)
+        out.raw(",\"driving_side\":")
+        out.string(drivingSide)
+        out.raw(",\"duration\":")
+        out.double(duration)
+        out.raw(",\"geometry\":")
         geometry.writeJSON(to: &out)
-        out += ",\"intersections\":"
+        out.raw(",\"intersections\":")
         writeArray(intersections, to: &out) { $0.writeJSON(to: &$1) }
-        out += ",\"maneuver\":"
+        out.raw(",\"maneuver\":")
         maneuver.writeJSON(to: &out)
-        out += ",\"mode\":"
-        JSONWriter.writeString(mode, to: &out)
-        out += ",\"name\":"
-        JSONWriter.writeString(name, to: &out)
-        out += ",\"ref\":"
-        JSONWriter.writeString(ref, to: &out)
-        if let voiceInstructions { out += ",\"voiceInstructions\":"; writeArray(voiceInstructions, to: &out) { $0.writeJSON(to: &$1) } }
-        out += ",\"weight\":"
-        JSONWriter.writeDouble(weight, to: &out)
-        out += "}"
+        out.raw(",\"mode\":")
+        out.string(mode)
+        out.raw(",\"name\":")
+        out.string(name)
+        out.raw(",\"ref\":")
+        out.string(ref)
+        if let voiceInstructions { out.raw(",\"voiceInstructions\":"); writeArray(voiceInstructions, to: &out) { $0.writeJSON(to: &$1) } }
+        out.raw(",\"weight\":")
+        out.double(weight)
+        out.raw("}")
     }
 }
 
 extension RouteManeuver {
-    func writeJSON(to out: inout String) {
-        out += "{\"bearing_after\":"
-        out += String(bearingAfter)
-        out += ",\"bearing_before\":"
-        out += String(bearingBefore)
-        if let exit { out += ",\"exit\":"; out += String(exit) }
-        out += ",\"location\":"
+    func writeJSON<Out: JSONSink>(to out: inout Out) {
+        out.raw("{\"bearing_after\":")
+        out.int(bearingAfter)
+        out.raw(",\"bearing_before\":")
+        out.int(bearingBefore)
+        if let exit { out.raw(",\"exit\":"); out.int(exit) }
+        out.raw(",\"location\":")
         location.writeJSON(to: &out)
-        if let modifier { out += ",\"modifier\":"; JSONWriter.writeString(modifier, to: &out) }
-        out += ",\"type\":"
-        JSONWriter.writeString(type, to: &out)
-        out += "}"
+        if let modifier { out.raw(",\"modifier\":"); out.string(modifier) }
+        out.raw(",\"type\":")
+        out.string(type)
+        out.raw("}")
     }
 }
 
 extension RouteIntersection {
-    func writeJSON(to out: inout String) {
-        out += "{\"bearings\":"
-        writeArray(bearings, to: &out) { $1 += String($0) }
-        out += ",\"entry\":"
-        writeArray(entry, to: &out) { $1 += $0 ? "true" : "false" }
-        if let `in` { out += ",\"in\":"; out += String(`in`) }
-        out += ",\"location\":"
+    func writeJSON<Out: JSONSink>(to out: inout Out) {
+        out.raw("{\"bearings\":")
+        writeArray(bearings, to: &out) { $1.int($0) }
+        out.raw(",\"entry\":")
+        writeArray(entry, to: &out) { $1.raw($0 ? "true" : "false") }
+        if let `in` { out.raw(",\"in\":"); out.int(`in`) }
+        out.raw(",\"location\":")
         location.writeJSON(to: &out)
-        if let out_ = self.out { out += ",\"out\":"; out += String(out_) }
-        out += "}"
+        if let out_ = self.out { out.raw(",\"out\":"); out.int(out_) }
+        out.raw("}")
     }
 }
 
 extension Waypoint {
-    func writeJSON(to out: inout String) {
-        out += "{\"distance\":"
-        JSONWriter.writeDouble(distance, to: &out)
-        out += ",\"hint\":"
-        JSONWriter.writeString(hint, to: &out)
-        out += ",\"location\":"
+    func writeJSON<Out: JSONSink>(to out: inout Out) {
+        out.raw("{\"distance\":")
+        out.double(distance)
+        out.raw(",\"hint\":")
+        out.string(hint)
+        out.raw(",\"location\":")
         location.writeJSON(to: &out)
-        out += ",\"name\":"
-        JSONWriter.writeString(name, to: &out)
-        out += "}"
+        out.raw(",\"name\":")
+        out.string(name)
+        out.raw("}")
     }
 }
 
 extension RouteGeometry {
-    func writeJSON(to out: inout String) {
+    func writeJSON<Out: JSONSink>(to out: inout Out) {
         switch self {
-        case .polyline(let text): JSONWriter.writeString(text, to: &out)
+        case .polyline(let text): out.string(text)
         case .lineString(let points):
-            out += "{\"coordinates\":"
+            out.raw("{\"coordinates\":")
             writeArray(points, to: &out) { $0.writeJSON(to: &$1) }
-            out += ",\"type\":\"LineString\"}"
+            out.raw(",\"type\":\"LineString\"}")
         }
     }
 }
 
 extension LonLat {
-    func writeJSON(to out: inout String) {
-        out += "["
-        JSONWriter.writeDouble(lon, to: &out)
-        out += ","
-        JSONWriter.writeDouble(lat, to: &out)
-        out += "]"
+    func writeJSON<Out: JSONSink>(to out: inout Out) {
+        out.raw("[")
+        out.double(lon)
+        out.raw(",")
+        out.double(lat)
+        out.raw("]")
     }
 }
 
-@inline(__always) func writeArray<T>(_ items: [T], to out: inout String, _ element: (T, inout String) -> Void) {
-    out += "["
+@inline(__always) func writeArray<T, Out: JSONSink>(_ items: [T], to out: inout Out, _ element: (T, inout Out) -> Void) {
+    out.raw("[")
     for (i, item) in items.enumerated() {
-        if i > 0 { out += "," }
+        if i > 0 { out.raw(",") }
         element(item, &out)
     }
-    out += "]"
+    out.raw("]")
 }

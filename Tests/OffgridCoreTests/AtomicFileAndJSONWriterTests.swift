@@ -15,6 +15,30 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(JSONWriter.string("a\"b", pretty: false), #""a\"b""#)
         XCTAssertEqual(try JSONEncoding.string(UInt32.max, pretty: false), "4294967295")
     }
+
+    /// Every escape, spelled as before, and strings with many (polylines) that read back whole,
+    /// the same from the string writer and the byte writer.
+    func testEscapesReadBackAndKeepTheirSpelling() throws {
+        XCTAssertEqual(JSONWriter.string("q\"b\\n\nr\rt\tb\u{8}f\u{C}x\u{1}y\u{1F}é€", pretty: false),
+                       #""q\"b\\n\nr\rt\tb\bf\fx\u0001y\u001fé€""#)
+        var state: UInt32 = 7
+        for length in [0, 1, 2, 31, 1000] {
+            var scalars = ""
+            for _ in 0..<length {
+                state = state &* 1_103_515_245 &+ 12345
+                let pick = Int(state >> 16) % 40
+                scalars.unicodeScalars.append(pick < 32 ? Unicode.Scalar(UInt8(pick)) : pick < 36 ? "\\" : pick < 38 ? "\"" : "ü")
+            }
+            let text = JSONWriter.string(.array([.string(scalars)]), pretty: false)
+            let back = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String]
+            XCTAssertEqual(back, [scalars], text)
+            // The byte writer spells it the same.
+            var bytes: [UInt8] = [], string = ""
+            JSONBytes.writeString(scalars, to: &bytes)
+            JSONWriter.writeString(scalars, to: &string)
+            XCTAssertEqual(bytes, Array(string.utf8))
+        }
+    }
 }
 
 final class AtomicFileTests: XCTestCase {

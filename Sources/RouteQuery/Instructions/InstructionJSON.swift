@@ -3,44 +3,44 @@ import OffgridCore
 /// The batch writer's spelling of the instruction types (see ResponseJSON.swift: the same bytes
 /// as `JSONEncoding.string(value, pretty: false)`, keys in sorted order, nil fields left out).
 extension VoiceInstruction {
-    func writeJSON(to out: inout String) {
-        out += "{\"announcement\":"
-        JSONWriter.writeString(announcement, to: &out)
-        out += ",\"distanceAlongGeometry\":"
-        JSONWriter.writeDouble(distanceAlongGeometry, to: &out)
-        out += ",\"ssmlAnnouncement\":"
-        JSONWriter.writeString(ssmlAnnouncement, to: &out)
-        out += "}"
+    func writeJSON<Out: JSONSink>(to out: inout Out) {
+        out.raw("{\"announcement\":")
+        out.string(announcement)
+        out.raw(",\"distanceAlongGeometry\":")
+        out.double(distanceAlongGeometry)
+        out.raw(",\"ssmlAnnouncement\":")
+        out.string(ssmlAnnouncement)
+        out.raw("}")
     }
 }
 
 extension BannerInstruction {
-    func writeJSON(to out: inout String) {
-        out += "{\"distanceAlongGeometry\":"
-        JSONWriter.writeDouble(distanceAlongGeometry, to: &out)
-        out += ",\"primary\":"
+    func writeJSON<Out: JSONSink>(to out: inout Out) {
+        out.raw("{\"distanceAlongGeometry\":")
+        out.double(distanceAlongGeometry)
+        out.raw(",\"primary\":")
         primary.writeJSON(to: &out)
-        if let secondary { out += ",\"secondary\":"; secondary.writeJSON(to: &out) }
-        out += "}"
+        if let secondary { out.raw(",\"secondary\":"); secondary.writeJSON(to: &out) }
+        out.raw("}")
     }
 }
 
 extension BannerText {
-    func writeJSON(to out: inout String) {
-        out += "{\"components\":"
+    func writeJSON<Out: JSONSink>(to out: inout Out) {
+        out.raw("{\"components\":")
         writeArray(components, to: &out) { c, out in
-            out += "{\"text\":"
-            JSONWriter.writeString(c.text, to: &out)
-            out += ",\"type\":"
-            JSONWriter.writeString(c.type.rawValue, to: &out)
-            out += "}"
+            out.raw("{\"text\":")
+            out.string(c.text)
+            out.raw(",\"type\":")
+            out.string(c.type.rawValue)
+            out.raw("}")
         }
-        if let degrees { out += ",\"degrees\":"; JSONWriter.writeDouble(degrees, to: &out) }
-        if let drivingSide { out += ",\"driving_side\":"; JSONWriter.writeString(drivingSide, to: &out) }
-        if let modifier { out += ",\"modifier\":"; JSONWriter.writeString(modifier, to: &out) }
-        out += ",\"text\":"
-        JSONWriter.writeString(text, to: &out)
-        if let type { out += ",\"type\":"; JSONWriter.writeString(type, to: &out) }
-        out += "}"
+        if let degrees { out.raw(",\"degrees\":"); out.double(degrees) }
+        if let drivingSide { out.raw(",\"driving_side\":"); out.string(drivingSide) }
+        if let modifier { out.raw(",\"modifier\":"); out.string(modifier) }
+        out.raw(",\"text\":")
+        out.string(text)
+        if let type { out.raw(",\"type\":"); out.string(type) }
+        out.raw("}")
     }
 }
