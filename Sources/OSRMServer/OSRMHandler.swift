@@ -2,10 +2,29 @@ import Foundation
 import OffgridCore
 import RouteQuery
 
-/// One answer: the HTTP status and the JSON body.
+/// One answer: the HTTP status and the JSON body, as text or, for routes (rendered straight
+/// into bytes, see `RouteResponse.writeJSON(to:)`), as UTF-8 bytes.
 public struct OSRMAnswer: Sendable {
     public var status: Int
-    public var body: String
+    /// The body when it was rendered as text, else nil.
+    let text: String?
+    /// The body when it was rendered as bytes, else nil.
+    let bytes: [UInt8]?
+
+    public init(status: Int, body: String) {
+        self.status = status
+        text = body
+        bytes = nil
+    }
+
+    public init(status: Int, bodyBytes: [UInt8]) {
+        self.status = status
+        text = nil
+        bytes = bodyBytes
+    }
+
+    /// The body as text.
+    public var body: String { text ?? String(decoding: bytes ?? [], as: UTF8.self) }
 }
 
 /// Answers OSRM API requests from a request target (`/route/v1/…?…`), independent of the HTTP
@@ -71,10 +90,10 @@ final class Worker {
         case .route(let request):
             switch route.route(request) {
             case .routes(let response):
-                var body = ""
-                body.reserveCapacity(1024)
+                var body: [UInt8] = []
+                body.reserveCapacity(4096)
                 response.writeJSON(to: &body)
-                return OSRMAnswer(status: 200, body: body)
+                return OSRMAnswer(status: 200, bodyBytes: body)
             case .featureCollection(let collection):
                 return OSRMAnswer(status: 200, body: OSRMHandler.compact(collection))
             case .failure(let failure):

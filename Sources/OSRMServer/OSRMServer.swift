@@ -77,7 +77,15 @@ struct OSRMResponder: HTTPResponder {
         let answer = handler.answer(method: request.method.rawValue, target: request.head.path ?? "")
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=UTF-8"
-        return Response(status: .init(code: answer.status), headers: headers,
-                        body: .init(byteBuffer: ByteBuffer(string: answer.body)))
+        var buffer = ByteBuffer()
+        answer.write(to: &buffer)
+        return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: buffer))
+    }
+}
+
+extension OSRMAnswer {
+    /// The body's bytes, without a detour through a `String` when it was rendered as bytes.
+    func write(to buffer: inout ByteBuffer) {
+        if let bytes { buffer.writeBytes(bytes) } else if let text { buffer.writeString(text) }
     }
 }
