@@ -60,6 +60,10 @@ final class TypedResponseTests: XCTestCase {
         XCTAssertNil(t["distances"], "distances only when asked for")
         let nulls = try JSONEncoding.value(TableResponse(durations: [[nil, 1.5]], sources: [], destinations: []))
         XCTAssertEqual(nulls["durations"], [[nil, 1.5]])
+        // The matrices go to the encoder ready-made: the same text as the synthesized encoding.
+        XCTAssertEqual(try JSONEncoding.string(TableResponse(durations: [[nil, 1.5], [2, 0.25]], distances: [[3]], sources: [], destinations: []), pretty: false),
+                       #"{"code":"Ok","destinations":[],"distances":[[3]],"durations":[[null,1.5],[2,0.25]],"sources":[]}"#)
+        XCTAssertThrowsError(try JSONEncoding.string(TableResponse(durations: [[.infinity]], sources: [], destinations: [])))
     }
 
     func testBatchLinesDecodeWithTheSameErrors() throws {
