@@ -99,12 +99,23 @@ public final class TableService {
             out.durations = weights.map { row in row.map { w in w.map { round1(Double($0) / 10) } } }
         }
         if wantDistances {
-            out.distances = (0..<from.count).map { i in
-                (0..<to.count).map { j -> Double? in
-                    guard weights[i][j] != nil, let leg = search.leg(from: from[i], to: to[j], algorithm: algorithm) else { return nil }
-                    return round1(leg.meters(data, source: from[i], target: to[j]))
+            // A route per pair (its length, not its time, is asked for): rows on all cores, each
+            // worker with its own search state.
+            let threads = max(1, min(Parallel.activeProcessorCount, from.count))
+            let searches = (0..<threads).map { w in w == 0 ? search : LegSearch(data: data) }
+            var rows = [[Double?]](repeating: [], count: from.count)
+            rows.withUnsafeMutableBufferPointer { slots in
+                Parallel.forEachChunk(count: from.count, threads: threads, chunkSize: 4) { w, range in
+                    for i in range {
+                        slots[i] = (0..<to.count).map { j -> Double? in
+                            guard weights[i][j] != nil, let leg = searches[w].leg(from: from[i], to: to[j], algorithm: algorithm)
+                            else { return nil }
+                            return round1(leg.meters(data, source: from[i], target: to[j]))
+                        }
+                    }
                 }
             }
+            out.distances = rows
         }
         return out
     }
