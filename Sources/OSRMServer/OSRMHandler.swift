@@ -5,26 +5,31 @@ import RouteQuery
 /// One answer: the HTTP status and the JSON body, as text or, for routes (rendered straight
 /// into bytes, see `RouteResponse.writeJSON(to:)`), as UTF-8 bytes.
 public struct OSRMAnswer: Sendable {
+    enum Body: Sendable {
+        case text(String)
+        case bytes([UInt8])
+    }
+
     public var status: Int
-    /// The body when it was rendered as text, else nil.
-    let text: String?
-    /// The body when it was rendered as bytes, else nil.
-    let bytes: [UInt8]?
+    let content: Body
 
     public init(status: Int, body: String) {
         self.status = status
-        text = body
-        bytes = nil
+        content = .text(body)
     }
 
     public init(status: Int, bodyBytes: [UInt8]) {
         self.status = status
-        text = nil
-        bytes = bodyBytes
+        content = .bytes(bodyBytes)
     }
 
     /// The body as text.
-    public var body: String { text ?? String(decoding: bytes ?? [], as: UTF8.self) }
+    public var body: String {
+        switch content {
+        case .text(let text): return text
+        case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
+        }
+    }
 }
 
 /// Answers OSRM API requests from a request target (`/route/v1/…?…`), independent of the HTTP

@@ -86,6 +86,9 @@ struct OSRMResponder: HTTPResponder {
 extension OSRMAnswer {
     /// The body's bytes, without a detour through a `String` when it was rendered as bytes.
     func write(to buffer: inout ByteBuffer) {
-        if let bytes { buffer.writeBytes(bytes) } else if let text { buffer.writeString(text) }
+        switch content {
+        case .text(let text): buffer.writeString(text)
+        case .bytes(let bytes): buffer.writeBytes(bytes)
+        }
     }
 }

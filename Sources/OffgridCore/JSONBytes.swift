@@ -33,14 +33,16 @@ public enum JSONBytes {
                 case 0x08: out.append(UInt8(ascii: "b"))
                 case 0x0C: out.append(UInt8(ascii: "f"))
                 default:
-                    let digits = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, digits[Int(c >> 4)], digits[Int(c & 0xF)]])
+                    out.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hexDigit(c >> 4), hexDigit(c & 0xF)])
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
     }
+
+    /// The lower-case hex digit of `v` (0…15).
+    @inline(__always) static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
 
     @inlinable public static func writeInt(_ v: Int64, to out: inout [UInt8]) {
         if v < 0 { out.append(UInt8(ascii: "-")) }

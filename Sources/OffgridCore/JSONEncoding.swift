@@ -121,8 +121,23 @@ func encodeValue<T: Encodable>(_ value: T, into node: TreeNode, codingPath: [Cod
     case let v as Bool: node.value = .bool(v)
     case let v as Int: node.value = .int(v)
     case let v as Double: node.value = try finite(v, codingPath)
+    // Arrays of numbers (table rows, annotations) as one value: a node and a coding path per
+    // cell were most of a 1000 × 1000 table's encoding.
+    case let v as [Double]: node.value = try numberArray(v.count, codingPath) { v[$0] }
+    case let v as [Double?]: node.value = try numberArray(v.count, codingPath) { v[$0] }
     default: try value.encode(to: TreeEncoder(codingPath: codingPath, storage: node))
     }
+}
+
+/// `count` numbers (nil: null) as an array value; a non-finite one throws as `finite` does.
+func numberArray(_ count: Int, _ codingPath: [CodingKey], _ cell: (Int) -> Double?) throws -> JSONValue {
+    var out: [JSONValue] = []
+    out.reserveCapacity(count)
+    for i in 0..<count {
+        guard let d = cell(i) else { out.append(.null); continue }
+        out.append(d.isFinite ? .double(d) : try finite(d, codingPath + [AnyKey(intValue: i)]))
+    }
+    return .array(out)
 }
 
 /// An unsigned value as an integer when it fits, else as the nearest double (never a trap).

@@ -17,14 +17,7 @@ extension BatchAnswer {
         if let distanceMeters { out.raw(",\"distance_m\":"); out.double(distanceMeters) }
         if let durationSeconds { out.raw(",\"duration_s\":"); out.double(durationSeconds) }
         out.raw(",\"id\":")
-        // The usual ids directly; `value` makes a string first.
-        switch id {
-        case .null: out.raw("null")
-        case .int(let i): out.int(i)
-        case .double(let d): out.double(d)
-        case .string(let s): out.string(s)
-        default: out.value(id)
-        }
+        out.value(id)
         if let message { out.raw(",\"message\":"); out.string(message) }
         if let route { out.raw(",\"route\":"); route.render(into: &out) }
         out.raw("}")

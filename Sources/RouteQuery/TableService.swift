@@ -9,32 +9,6 @@ public struct TableResponse: Encodable, Sendable {
     public var distances: [[Double?]]?
     public var sources: [Waypoint]
     public var destinations: [Waypoint]
-
-    enum CodingKeys: String, CodingKey { case code, durations, distances, sources, destinations }
-
-    /// As the synthesized encoding (absent matrices left out, no route as null), but each matrix
-    /// goes to the encoder as one ready `JSONValue`: a million cells one by one through the
-    /// generic encoder were most of a 1000 × 1000 `route-query table` process.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(code, forKey: .code)
-        if let durations { try c.encode(try Self.matrix(durations, key: .durations), forKey: .durations) }
-        if let distances { try c.encode(try Self.matrix(distances, key: .distances), forKey: .distances) }
-        try c.encode(sources, forKey: .sources)
-        try c.encode(destinations, forKey: .destinations)
-    }
-
-    static func matrix(_ rows: [[Double?]], key: CodingKeys) throws -> JSONValue {
-        .array(try rows.map { row in
-            .array(try row.map { cell in
-                guard let cell else { return .null }
-                guard cell.isFinite else {
-                    throw EncodingError.invalidValue(cell, .init(codingPath: [key], debugDescription: "non-finite number has no JSON spelling"))
-                }
-                return .double(cell)
-            })
-        })
-    }
 }
 
 /// OSRM's table service: one bucket-based many-to-many CH search for all durations.
