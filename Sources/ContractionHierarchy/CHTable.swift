@@ -24,47 +24,82 @@ extension CHQuery {
     /// The same distances row by row in one flat array (`sources.count × targets.count`),
     /// `UInt64.max` where unreachable.
     public func tableDistances(sources: [[CHEndpoint]], targets: [[CHEndpoint]], threads: Int = 1) -> [UInt64] {
+        tableSearch(sources: sources, targets: targets, threads: threads, metric: nil).distances
+    }
+
+    /// The distances, and for each pair the sum of `metric` along the shortest path found
+    /// (`CHPathSpan`): a road's length where the distance is its time. Each path is the one its
+    /// pair's best meeting node gives; among paths of equal distance, another search may pick
+    /// another. The span is nil where there is no path, or the sum does not fit in 32 bits per arc.
+    public func tableDistances(sources: [[CHEndpoint]], targets: [[CHEndpoint]], threads: Int = 1,
+                               metric: CHNodeMetric) -> (distances: [UInt64], spans: [CHPathSpan?]) {
+        tableSearch(sources: sources, targets: targets, threads: threads, metric: metric)
+    }
+
+    private func tableSearch(sources: [[CHEndpoint]], targets: [[CHEndpoint]], threads: Int,
+                             metric: CHNodeMetric?) -> (distances: [UInt64], spans: [CHPathSpan?]) {
         var result = [UInt64](repeating: UInt64.max, count: sources.count * targets.count)
-        guard !sources.isEmpty, !targets.isEmpty else { return result }
+        var spans = [CHPathSpan?](repeating: nil, count: metric == nil ? 0 : result.count)
+        guard !sources.isEmpty, !targets.isEmpty else { return (result, spans) }
         let scratch = tableScratch(threads: max(1, threads))
         let workers = scratch.workers
         let g = graph
-        // Backward searches, one per target: the nodes each settles unstalled, with distances.
+        let trees = metric.map { m in workers.map { $0.pathTrees(graph: g, metric: m) } }
+        // Backward searches, one per target: the nodes each settles unstalled, with distances
+        // (and with a metric, each one's path down to the target).
         var hits = [[BucketHit]](repeating: [], count: targets.count)
+        var tails = [[BucketTail]](repeating: [], count: metric == nil ? 0 : targets.count)
         hits.withUnsafeMutableBufferPointer { slots in
-            Parallel.forEachChunk(count: targets.count, threads: workers.count, chunkSize: 8) { w, range in
-                for t in range {
-                    var found: [BucketHit] = []
-                    workers[w].exhaustUpward(from: targets[t], graph: g, stallBit: CHDirection.forward) { v, d in
-                        found.append(BucketHit(node: v, distance: d))
+            tails.withUnsafeMutableBufferPointer { tailSlots in
+                Parallel.forEachChunk(count: targets.count, threads: workers.count, chunkSize: 8) { w, range in
+                    for t in range {
+                        var found: [BucketHit] = [], foundTails: [BucketTail] = []
+                        workers[w].exhaustUpward(from: targets[t], graph: g, stallBit: CHDirection.forward) { v, d, parentArc in
+                            found.append(BucketHit(node: v, distance: d))
+                            if let trees { foundTails.append(trees[w].extend(v, parentArc: parentArc, bit: CHDirection.backward)) }
+                        }
+                        slots[t] = found
+                        if trees != nil { tailSlots[t] = foundTails }
                     }
-                    slots[t] = found
                 }
             }
         }
-        let buckets = scratch.fillBuckets(hits)
+        let buckets = scratch.fillBuckets(hits, tails: metric == nil ? nil : tails)
         // Forward searches, one per source, each filling its own row.
         result.withUnsafeMutableBufferPointer { matrix in
-            Parallel.forEachChunk(count: sources.count, threads: workers.count, chunkSize: 4) { w, range in
-                for s in range {
-                    let row = matrix.baseAddress! + s * targets.count
-                    workers[w].exhaustUpward(from: sources[s], graph: g, stallBit: CHDirection.backward) { v, d in
-                        let slot = buckets.slot[Int(v)]
-                        guard slot.stamp == buckets.stamp else { return }
-                        var e = Int(slot.begin)
-                        let end = Int(slot.end)
-                        while e < end {
-                            let entry = buckets.entries[e]
-                            let total = d &+ entry.distance
-                            let t = Int(entry.target)
-                            if total < row[t] { row[t] = total }
-                            e &+= 1
+            spans.withUnsafeMutableBufferPointer { spanMatrix in
+                Parallel.forEachChunk(count: sources.count, threads: workers.count, chunkSize: 4) { w, range in
+                    let tree = trees?[w]
+                    for s in range {
+                        let row = matrix.baseAddress! + s * targets.count
+                        tree?.startRow(targets: targets.count)
+                        workers[w].exhaustUpward(from: sources[s], graph: g, stallBit: CHDirection.backward) { v, d, parentArc in
+                            let slot = buckets.slot[Int(v)]
+                            if let tree { _ = tree.extend(v, parentArc: parentArc, bit: CHDirection.forward) }
+                            guard slot.stamp == buckets.stamp else { return }
+                            var e = Int(slot.begin)
+                            let end = Int(slot.end)
+                            while e < end {
+                                let entry = buckets.entries[e]
+                                let total = d &+ entry.distance
+                                let t = Int(entry.target)
+                                if total < row[t] {
+                                    row[t] = total
+                                    tree?.meet(target: t, node: v, entry: e)
+                                }
+                                e &+= 1
+                            }
+                        }
+                        if let tree {
+                            for t in 0..<targets.count where row[t] != UInt64.max {
+                                spanMatrix[s * targets.count + t] = tree.span(target: t, tails: buckets.tails)
+                            }
                         }
                     }
                 }
             }
         }
-        return result
+        return (result, spans)
     }
 
     /// The table scratch with at least `threads` workers.
@@ -79,6 +114,13 @@ extension CHQuery {
 struct BucketHit {
     var node: UInt32
     var distance: UInt64
+}
+
+/// A bucket entry's path down to its target, for `CHNodeMetric` sums: the target endpoint it
+/// ends at, and the sum after the bucket's node (`UInt64.max` if unknown).
+struct BucketTail {
+    var root: UInt32
+    var length: UInt64
 }
 
 struct BucketEntry {
@@ -97,6 +139,8 @@ struct BucketSlot {
 struct Buckets: @unchecked Sendable {
     let slot: UnsafeMutablePointer<BucketSlot>
     let entries: UnsafeMutablePointer<BucketEntry>
+    /// Beside `entries`, when a metric was asked for.
+    let tails: UnsafeMutablePointer<BucketTail>
     let stamp: UInt32
 }
 
@@ -104,14 +148,23 @@ struct Buckets: @unchecked Sendable {
 final class TableWorker: @unchecked Sendable {
     let state: UpwardSearchState
     private var stamp: UInt32 = 0
+    private var trees: TablePathTrees?
 
     init(nodeCount: Int) { state = UpwardSearchState(nodeCount: nodeCount) }
 
+    /// This worker's path trees for `metric` (kept while the metric is the same).
+    func pathTrees(graph: CHGraphView, metric: CHNodeMetric) -> TablePathTrees {
+        if let trees, trees.lengths.metric === metric { return trees }
+        let fresh = TablePathTrees(graph: graph, metric: metric)
+        trees = fresh
+        return fresh
+    }
+
     /// A full upward search (no stopping criterion) with stall-on-demand; calls `visit` for every
-    /// settled node that is not stalled, with its distance.
+    /// settled node that is not stalled, with its distance and the arc it was reached by.
     @inline(__always)
     func exhaustUpward(from ends: [CHEndpoint], graph g: CHGraphView, stallBit: UInt8,
-                       _ visit: (UInt32, UInt64) -> Void) {
+                       _ visit: (UInt32, UInt64, UInt32) -> Void) {
         if stamp == UInt32.max { state.resetStamps(); stamp = 0 }
         stamp += 1
         let q = stamp
@@ -122,7 +175,7 @@ final class TableWorker: @unchecked Sendable {
             let vi = Int(v)
             let begin = Int(g.firstOut[vi]), end = Int(g.firstOut[vi &+ 1])
             guard let usable = search.stallTest(d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) else { continue }
-            visit(v, d)
+            visit(v, d, search.label[vi].parentArc)
             search.relax(v, d: d, usable: usable, graph: g, stamp: q, bound: UInt64.max)
         }
     }
@@ -135,7 +188,9 @@ final class BucketScratch {
     let workers: [TableWorker]
     private let slot: UnsafeMutablePointer<BucketSlot>
     private var entries: UnsafeMutablePointer<BucketEntry>
+    private var tails: UnsafeMutablePointer<BucketTail>
     private var entryCapacity = 0
+    private var tailCapacity = 0
     private var stamp: UInt32 = 0
 
     init(nodeCount: Int, threads: Int) {
@@ -146,16 +201,20 @@ final class BucketScratch {
         slot = calloc(n, MemoryLayout<BucketSlot>.stride)!.bindMemory(to: BucketSlot.self, capacity: n)
         entries = .allocate(capacity: 1)
         entryCapacity = 1
+        tails = .allocate(capacity: 1)
+        tailCapacity = 1
     }
 
     deinit {
         free(slot)
         entries.deallocate()
+        tails.deallocate()
     }
 
     /// Lays the hits out as buckets: counts per node, node ranges in rank order, then the hits
-    /// target by target (so each bucket lists its targets in ascending order).
-    func fillBuckets(_ hits: [[BucketHit]]) -> Buckets {
+    /// target by target (so each bucket lists its targets in ascending order); `tails`, when
+    /// given, in the same places.
+    func fillBuckets(_ hits: [[BucketHit]], tails hitTails: [[BucketTail]]? = nil) -> Buckets {
         if stamp == UInt32.max {
             slot.update(repeating: BucketSlot(), count: max(1, nodeCount))
             stamp = 0
@@ -188,13 +247,20 @@ final class BucketScratch {
             entryCapacity = total
             entries = .allocate(capacity: total)
         }
+        if hitTails != nil && total > tailCapacity {
+            tails.deallocate()
+            tailCapacity = total
+            tails = .allocate(capacity: total)
+        }
         for (t, list) in hits.enumerated() {
-            for h in list {
+            for (i, h) in list.enumerated() {
                 let v = Int(h.node)
-                entries[Int(slot[v].end)] = BucketEntry(distance: h.distance, target: UInt32(t))
+                let e = Int(slot[v].end)
+                entries[e] = BucketEntry(distance: h.distance, target: UInt32(t))
+                if let hitTails { tails[e] = hitTails[t][i] }
                 slot[v].end &+= 1
             }
         }
-        return Buckets(slot: slot, entries: entries, stamp: q)
+        return Buckets(slot: slot, entries: entries, tails: tails, stamp: q)
     }
 }

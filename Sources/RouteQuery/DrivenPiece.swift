@@ -1,4 +1,5 @@
 import Foundation
+import ContractionHierarchy
 import TileMath
 
 /// One edge of a route as driven: which part of it, in which direction, for how long.
@@ -133,18 +134,38 @@ extension RoutingData {
     func endNode(_ e: Int, _ d: Int) -> Int { Int(d == 0 ? edgeTo[e] : edgeFrom[e]) }
 }
 
+extension RoutingData {
+    /// Metres from `source` on rank `first`, through whole edges of `innerCm` centimetres, to
+    /// `target` on rank `last` (a different rank): the two end edges count only the share driven.
+    /// The whole edges are summed in integers, so a leg and a table cell agree to the bit.
+    func meters(from source: Phantom, on first: UInt32, through innerCm: UInt64, to target: Phantom, on last: UInt32) -> Double {
+        let firstED = Int(rankEdgeDirection[Int(first)]), lastED = Int(rankEdgeDirection[Int(last)])
+        let head = Double(edgeLengthCm[firstED >> 1]) / 100 * max(0, 1 - source.position(firstED & 1))
+        let tail = Double(edgeLengthCm[lastED >> 1]) / 100 * max(0, target.position(lastED & 1))
+        return head + Double(innerCm) / 100 + tail
+    }
+
+    /// Metres between two points driven on one edge-based node, `rank`.
+    func meters(on rank: UInt32, from source: Phantom, to target: Phantom) -> Double {
+        let ed = Int(rankEdgeDirection[Int(rank)])
+        return Double(edgeLengthCm[ed >> 1]) / 100 * max(0, target.position(ed & 1) - source.position(ed & 1))
+    }
+
+    /// Metres of a table pair's path (the span of `CHQuery.tableDistances(…, metric: rankLength)`).
+    func meters(_ span: CHPathSpan, from source: Phantom, to target: Phantom) -> Double {
+        if span.first == span.last && span.length == 0 { return meters(on: span.first, from: source, to: target) }
+        let inner = span.length - UInt64(rankLength.value(span.last))
+        return meters(from: source, on: span.first, through: inner, to: target, on: span.last)
+    }
+}
+
 extension LegSearch.Leg {
     /// Metres driven, from the edges' lengths alone (no geometry).
     func meters(_ data: RoutingData, source: Phantom, target: Phantom) -> Double {
-        var total = 0.0
-        for (i, rank) in ranks.enumerated() {
-            let ed = Int(data.rankEdgeDirection[Int(rank)])
-            let e = ed >> 1, d = ed & 1
-            let a = i == 0 ? source.position(d) : 0
-            let b = i == ranks.count - 1 ? target.position(d) : 1
-            total += Double(data.edgeLengthCm[e]) / 100 * max(0, b - a)
-        }
-        return total
+        guard ranks.count > 1 else { return data.meters(on: ranks[0], from: source, to: target) }
+        var inner: UInt64 = 0
+        for r in ranks[1..<(ranks.count - 1)] { inner += UInt64(data.rankLength.value(r)) }
+        return data.meters(from: source, on: ranks[0], through: inner, to: target, on: ranks[ranks.count - 1])
     }
 
     /// The leg as driven pieces between the two phantoms, and their points.

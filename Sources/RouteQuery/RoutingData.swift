@@ -32,6 +32,8 @@ public final class RoutingData: @unchecked Sendable {
     public let rankWeight: UnsafeBufferPointer<UInt32>
     public let rankComponent: UnsafeBufferPointer<UInt16>
     public let ch: CHGraphView
+    /// An edge-based node's length in centimetres (its edge's), the sum a table's distances take.
+    public let rankLength: CHNodeMetric
 
     public init(path: String) throws {
         file = try GraphFile(path: path)
@@ -58,6 +60,7 @@ public final class RoutingData: @unchecked Sendable {
         rankWeight = file.array(.rankWeight)
         rankComponent = file.array(.rankComponent)
         ch = file.hierarchy
+        rankLength = CHNodeMetric { [edgeLengthCm, rankEdgeDirection] r in edgeLengthCm[Int(rankEdgeDirection[Int(r)] >> 1)] }
     }
 
     public func string(_ i: UInt32) -> String { file.string(Int(i)) }

@@ -38,6 +38,9 @@ public final class TableService {
         }
         let search = service.search
         var weights: [[UInt64?]]
+        // With distances, each pair's length along the path its weight came from (nil: route the pair).
+        var spans: [CHPathSpan?] = []
+        var routedPairs: Set<Int> = []
         if algorithm == .ch {
             let sourceEndpoints = from.map { p in p.directions.map { (d, r) in (r, search.partial(r, 1 - p.position(d))) } }
             var shifts: [UInt64] = []
@@ -47,8 +50,14 @@ public final class TableService {
                 return p.directions.map { (d, r) in (r, shift + search.partial(r, p.position(d)) - data.rankWeight[Int(r)]) }
             }
             let n = to.count
-            let flat = search.ch.tableDistances(sources: sourceEndpoints, targets: targetEndpoints,
-                                                threads: Parallel.activeProcessorCount)
+            let threads = Parallel.activeProcessorCount
+            let flat: [UInt64]
+            if wantDistances {
+                (flat, spans) = search.ch.tableDistances(sources: sourceEndpoints, targets: targetEndpoints,
+                                                         threads: threads, metric: data.rankLength)
+            } else {
+                flat = search.ch.tableDistances(sources: sourceEndpoints, targets: targetEndpoints, threads: threads)
+            }
             // (A value below its shift comes only from a same-edge pair fixed just below.)
             weights = (0..<from.count).map { i in
                 (0..<n).map { j in
@@ -63,6 +72,7 @@ public final class TableService {
             for (i, a) in from.enumerated() {
                 for j in destinationsOnEdge[a.edge] ?? [] where sharesDirectionBehind(a, to[j]) {
                     weights[i][j] = search.weight(from: a, to: to[j])
+                    routedPairs.insert(i * n + j)
                 }
             }
         } else {
@@ -73,17 +83,22 @@ public final class TableService {
             out.durations = weights.map { row in row.map { w in w.map { round1(Double($0) / 10) } } }
         }
         if wantDistances {
-            // A route per pair (its length, not its time, is asked for): rows on all cores, each
-            // worker with its own search state.
+            let n = to.count
+            // Pairs the bucket search left without a path (or a pair routed on its own above, or
+            // the Dijkstra algorithm) get a route of their own, rows on all cores with a search
+            // state per worker.
             let threads = max(1, min(Parallel.activeProcessorCount, from.count))
             let searches = (0..<threads).map { w in w == 0 ? search : LegSearch(data: data) }
             var rows = [[Double?]](repeating: [], count: from.count)
             rows.withUnsafeMutableBufferPointer { slots in
                 Parallel.forEachChunk(count: from.count, threads: threads, chunkSize: 4) { w, range in
                     for i in range {
-                        slots[i] = (0..<to.count).map { j -> Double? in
-                            guard weights[i][j] != nil, let leg = searches[w].leg(from: from[i], to: to[j], algorithm: algorithm)
-                            else { return nil }
+                        slots[i] = (0..<n).map { j -> Double? in
+                            guard weights[i][j] != nil else { return nil }
+                            if !spans.isEmpty, let span = spans[i * n + j], !routedPairs.contains(i * n + j) {
+                                return round1(data.meters(span, from: from[i], to: to[j]))
+                            }
+                            guard let leg = searches[w].leg(from: from[i], to: to[j], algorithm: algorithm) else { return nil }
                             return round1(leg.meters(data, source: from[i], target: to[j]))
                         }
                     }

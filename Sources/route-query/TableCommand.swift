@@ -9,7 +9,8 @@ struct TableCommand: ParsableCommand {
         abstract: "Durations (and distances) between sets of points; prints an OSRM table response.",
         discussion: """
         One many-to-many CH search (buckets), not one route per pair. Distances (--annotations
-        duration,distance) unpack each path and cost more.
+        duration,distance) come from the same search: each pair's length along the path its
+        duration came from (where two paths are equally fast, a route may take the other).
 
         Example:
           route-query table --graph out/liechtenstein.chg --sources "9.52,47.14;9.51,47.06" --destinations "9.55,47.17;9.50,47.10"

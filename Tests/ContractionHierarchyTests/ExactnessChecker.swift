@@ -12,6 +12,7 @@ struct ExactnessChecker {
     /// Lightest original arc per (tail, head).
     let arcWeight: [UInt64: UInt32]
     let nodeOfRank: [UInt32]
+    let original: CSRGraph
 
     /// The default contracts all but the last 16 nodes in parallel rounds: test graphs are
     /// smaller than the default sequential tail, which would otherwise take them whole.
@@ -27,7 +28,8 @@ struct ExactnessChecker {
         XCTAssertNil(storage.view.validate(), file: file, line: line)
         XCTAssertEqual(Set(hierarchy.rankOfNode).count, nodeCount, "ranks are a permutation", file: file, line: line)
         query = CHQuery(storage: storage)
-        oracle = DijkstraQuery(CSRGraph(nodeCount: nodeCount, arcs: arcs))
+        original = CSRGraph(nodeCount: nodeCount, arcs: arcs)
+        oracle = DijkstraQuery(original)
         var weights: [UInt64: UInt32] = [:]
         for i in 0..<arcs.count {
             let k = UInt64(arcs.tails[i]) << 32 | UInt64(arcs.heads[i])
@@ -133,11 +135,99 @@ struct ExactnessChecker {
         }
     }
 
+    /// A table's path sums (`CHPathSpan`s for a metric of 1...997 per node) against the original
+    /// graph: each path runs from one of its pair's sources to one of its targets at the table's
+    /// distance, and its sum lies between the least and the most any shortest path between those
+    /// two nodes has (equal where the shortest path is unique).
+    func checkTableSpans(sourceCount: Int, targetCount: Int, rng: inout SplitMix64, file: StaticString = #filePath, line: UInt = #line) {
+        guard nodeCount > 0 else { return }
+        let sources: [[CHEndpoint]] = (0..<sourceCount).map { _ in randomEnds(1 + rng.below(2), rng: &rng, maxOffset: 20).map { (rank($0.node), $0.offset) } }
+        let targets: [[CHEndpoint]] = (0..<targetCount).map { _ in randomEnds(1 + rng.below(2), rng: &rng, maxOffset: 20).map { (rank($0.node), $0.offset) } }
+        let value: (UInt32) -> UInt32 = { r in UInt32(truncatingIfNeeded: (UInt64(r) &* 2_654_435_761) % 997 + 1) }
+        let (distances, spans) = query.tableDistances(sources: sources, targets: targets, threads: 2, metric: CHNodeMetric(value))
+        XCTAssertEqual(distances, query.tableDistances(sources: sources, targets: targets, threads: 1), file: file, line: line)
+        var bounds: [UInt32: (distance: [UInt64], least: [UInt64], most: [UInt64])] = [:]
+        for (i, s) in sources.enumerated() {
+            for (j, t) in targets.enumerated() {
+                let cell = "table[\(i)][\(j)]"
+                let d = distances[i * targets.count + j]
+                guard let span = spans[i * targets.count + j] else {
+                    XCTAssertEqual(d, UInt64.max, "\(cell): a distance without a span", file: file, line: line)
+                    continue
+                }
+                guard let so = s.filter({ $0.node == span.first }).map({ UInt64($0.offset) }).min(),
+                      let to = t.filter({ $0.node == span.last }).map({ UInt64($0.offset) }).min() else {
+                    XCTFail("\(cell): span \(span) does not run from a source to a target", file: file, line: line)
+                    continue
+                }
+                if bounds[span.first] == nil { bounds[span.first] = metricBounds(from: nodeOfRank[Int(span.first)], value: value) }
+                let b = bounds[span.first]!, v = Int(nodeOfRank[Int(span.last)])
+                XCTAssertEqual(so + b.distance[v] + to, d, "\(cell): the span's ends are not at the table's distance", file: file, line: line)
+                XCTAssertTrue(b.least[v] <= span.length && span.length <= b.most[v],
+                              "\(cell): sum \(span.length) outside \(b.least[v])...\(b.most[v])", file: file, line: line)
+            }
+        }
+    }
+
+    /// Dijkstra from original node `source`, then the least and most sum of `value` (by rank,
+    /// the source excluded) over the arcs on shortest paths, relaxed until stable.
+    func metricBounds(from source: UInt32, value: (UInt32) -> UInt32) -> (distance: [UInt64], least: [UInt64], most: [UInt64]) {
+        var distance = [UInt64](repeating: UInt64.max, count: nodeCount)
+        var order: [Int] = []
+        var done = [Bool](repeating: false, count: nodeCount)
+        // A binary min-heap of (distance, node) with stale entries skipped.
+        var heap: [(UInt64, Int)] = [(0, Int(source))]
+        distance[Int(source)] = 0
+        while let top = heap.first {
+            heap.swapAt(0, heap.count - 1)
+            heap.removeLast()
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < heap.count && heap[l].0 < heap[m].0 { m = l }
+                if r < heap.count && heap[r].0 < heap[m].0 { m = r }
+                if m == i { break }
+                heap.swapAt(i, m)
+                i = m
+            }
+            let u = top.1
+            if done[u] { continue }
+            done[u] = true
+            order.append(u)
+            for a in Int(original.firstOut[u])..<Int(original.firstOut[u + 1]) {
+                let v = Int(original.head[a]), nd = distance[u] + UInt64(original.weight[a])
+                guard nd < distance[v] else { continue }
+                distance[v] = nd
+                heap.append((nd, v))
+                var c = heap.count - 1
+                while c > 0 && heap[(c - 1) / 2].0 > heap[c].0 { heap.swapAt(c, (c - 1) / 2); c = (c - 1) / 2 }
+            }
+        }
+        var least = [UInt64](repeating: UInt64.max, count: nodeCount), most = [UInt64](repeating: 0, count: nodeCount)
+        least[Int(source)] = 0
+        for _ in 0..<nodeCount {
+            var changed = false
+            for u in order where least[u] != UInt64.max {
+                for a in Int(original.firstOut[u])..<Int(original.firstOut[u + 1]) {
+                    let v = Int(original.head[a])
+                    guard distance[u] + UInt64(original.weight[a]) == distance[v] else { continue }
+                    let m = UInt64(value(rank(UInt32(v))))
+                    if least[u] + m < least[v] { least[v] = least[u] + m; changed = true }
+                    if most[u] + m > most[v] && most[u] + m < 1 << 40 { most[v] = most[u] + m; changed = true }
+                }
+            }
+            if !changed { break }
+        }
+        return (distance, least, most)
+    }
+
     /// All of the above.
     func checkAll(seed: UInt64, pairs: Int = 1000, file: StaticString = #filePath, line: UInt = #line) {
         var rng = SplitMix64(seed: seed)
         checkPairs(pairs, rng: &rng, file: file, line: line)
         checkMultiEndpoint(max(10, pairs / 10), rng: &rng, file: file, line: line)
         checkTable(sourceCount: 5, targetCount: 7, rng: &rng, file: file, line: line)
+        checkTableSpans(sourceCount: 5, targetCount: 7, rng: &rng, file: file, line: line)
     }
 }

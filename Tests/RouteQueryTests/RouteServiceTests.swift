@@ -166,14 +166,23 @@ final class RouteServiceTests: XCTestCase {
         let d = try data()
         let table = try TableService(data: d)
         let service = try RouteService(data: d)
-        let sources = randomPoints(6, seed: 21), destinations = randomPoints(5, seed: 22)
+        // Distances come from the bucket search's own paths: the same as a route's wherever the
+        // fastest path is unique (two equally fast paths may differ in length).
+        let snaps: ((lon: Double, lat: Double)) -> Bool = { p in (try? table.table(sources: [p], destinations: [p])) != nil }
+        var sources = randomPoints(40, seed: 21).filter(snaps), destinations = randomPoints(40, seed: 22).filter(snaps)
+        XCTAssertGreaterThan(sources.count, 20)
+        XCTAssertGreaterThan(destinations.count, 20)
+        // Two pairs on one edge (Städtle): the destination ahead, and behind in one direction.
+        sources += [(9.52150, 47.14100), (9.52150, 47.14100)]
+        destinations += [(9.52160, 47.14110), (9.52148, 47.141064)]
         let t = try table.table(sources: sources, destinations: destinations, durations: true, distances: true)
         XCTAssertEqual(t.code, "Ok")
-        let durations = try XCTUnwrap(t.durations)
+        let durations = try XCTUnwrap(t.durations), distances = try XCTUnwrap(t.distances)
         for (i, s) in sources.enumerated() {
             for (j, dst) in destinations.enumerated() {
                 let route = try? service.summary(RouteRequest(coordinates: [s, dst]))
                 XCTAssertEqual(durations[i][j], route?.duration, "\(i),\(j)")
+                XCTAssertEqual(distances[i][j], route.map { ($0.distance * 10).rounded() / 10 }, "\(i),\(j)")
             }
         }
     }
