@@ -23,6 +23,8 @@ public final class CHQuery {
     var stamp: UInt32 = 0
     /// Scratch of `table` (allocated on first use).
     var bucketScratch: BucketScratch?
+    /// Memoized arc sums of `pathSpan` (for the last metric asked for).
+    var arcLengths: CHArcLengths?
 
     /// Nodes settled by the last query in both directions together (for measurements).
     public private(set) var lastSettledCount = 0

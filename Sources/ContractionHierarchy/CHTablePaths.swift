@@ -2,17 +2,6 @@
 import Glibc
 #endif
 
-/// Where a table pair's shortest path starts and ends, and the sum of a `CHNodeMetric` over
-/// its nodes after the first (so `length − metric(last)` is the sum strictly between them).
-/// `first == last` with `length == 0` is a path of that one node.
-public struct CHPathSpan: Equatable, Sendable {
-    /// The source endpoint the path leaves from.
-    public var first: UInt32
-    /// The target endpoint it arrives at.
-    public var last: UInt32
-    public var length: UInt64
-}
-
 /// One table worker's view of its current search tree for metric sums: for every node the
 /// search settled unstalled, the endpoint its tree path starts from and the sum along it
 /// (`UInt64.max` if unknown); and for the current row, where each target was best met.
@@ -86,6 +75,7 @@ final class TablePathTrees {
         let m = Int(meetNode[t])
         let down = tails[e]
         guard length[m] != UInt64.max, down.length != UInt64.max else { return nil }
-        return CHPathSpan(first: root[m], last: down.root, length: length[m] &+ down.length)
+        return CHPathSpan(first: root[m], last: down.root, length: length[m] &+ down.length,
+                          isSingleNode: root[m] == UInt32(m) && down.root == UInt32(m))
     }
 }

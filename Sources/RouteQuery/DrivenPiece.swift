@@ -151,9 +151,9 @@ extension RoutingData {
         return Double(edgeLengthCm[ed >> 1]) / 100 * max(0, target.position(ed & 1) - source.position(ed & 1))
     }
 
-    /// Metres of a table pair's path (the span of `CHQuery.tableDistances(…, metric: rankLength)`).
+    /// Metres of a path found with `rankLength` sums (`CHQuery.pathSpan`, `tableDistances`).
     func meters(_ span: CHPathSpan, from source: Phantom, to target: Phantom) -> Double {
-        if span.first == span.last && span.length == 0 { return meters(on: span.first, from: source, to: target) }
+        if span.isSingleNode { return meters(on: span.first, from: source, to: target) }
         let inner = span.length - UInt64(rankLength.value(span.last))
         return meters(from: source, on: span.first, through: inner, to: target, on: span.last)
     }

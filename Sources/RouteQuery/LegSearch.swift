@@ -89,6 +89,23 @@ public struct LegSearch {
         return leg(ranks: ranks, weight: total - UInt64(shift), source: source, target: target)
     }
 
+    /// The weight of `leg(from:to:)`'s leg and its span for `data.rankLength` (so its metres),
+    /// from the search without unpacking the path (CH only); nil when there is no route, a nil
+    /// span when the lengths cannot be summed (then unpack: `leg`).
+    public func span(from source: Phantom, to target: Phantom) -> (weight: UInt64, span: CHPathSpan?)? {
+        let (s, t, shift, expanded) = endpoints(source: source, target: target)
+        guard !s.isEmpty, !t.isEmpty else { return nil }
+        guard let (total, found) = ch.pathSpan(sources: s, targets: t, metric: data.rankLength) else { return nil }
+        guard var span = found else { return (total - UInt64(shift), nil) }
+        // Started from the turns out of the source edge: the source edge comes first, as in `leg`.
+        if let r = expanded, source.direction(of: span.first) == nil {
+            span.length += UInt64(data.rankLength.value(span.first))
+            span.first = r
+            span.isSingleNode = false
+        }
+        return (total - UInt64(shift), span)
+    }
+
     /// A leg along given edge-based nodes (a found path), with the time spent on each.
     func leg(ranks: [UInt32], weight: UInt64, source: Phantom, target: Phantom) -> Leg {
         let sourceDirection = source.direction(of: ranks[0]) ?? 0

@@ -55,9 +55,33 @@ public final class RouteService {
         if let problem = request.validationProblem() { throw Failure(code: "InvalidInput", message: problem) }
         let ps = try phantoms(request)
         var duration = 0.0, distance = 0.0
-        for (leg, (a, b)) in zip(try legs(ps, algorithm: request.algorithm, continueStraight: request.continueStraight), zip(ps, ps.dropFirst())) {
-            duration += Double(leg.weight) / 10
-            distance += leg.meters(data, source: a, target: b)
+        guard request.algorithm == .ch else {
+            for (leg, (a, b)) in zip(try legs(ps, algorithm: request.algorithm, continueStraight: request.continueStraight), zip(ps, ps.dropFirst())) {
+                duration += Double(leg.weight) / 10
+                distance += leg.meters(data, source: a, target: b)
+            }
+            return (duration, distance, duration)
+        }
+        // The legs' lengths from the search's arc sums, without unpacking (as `legs` finds them).
+        var arrival: Int?
+        for i in 1..<ps.count {
+            var a = ps[i - 1]
+            let b = ps[i]
+            if request.continueStraight, let previous = arrival {
+                if previous == 0 { a.backwardRank = UInt32.max } else { a.forwardRank = UInt32.max }
+            }
+            guard let (weight, span) = search.span(from: a, to: b) else {
+                throw Failure(code: "NoRoute", message: "Impossible route between points")
+            }
+            duration += Double(weight) / 10
+            if let span {
+                distance += data.meters(span, from: a, to: b)
+                arrival = b.direction(of: span.last) ?? 0
+            } else {
+                guard let leg = search.leg(from: a, to: b) else { throw Failure(code: "NoRoute", message: "Impossible route between points") }
+                distance += leg.meters(data, source: a, target: b)
+                arrival = leg.targetDirection
+            }
         }
         return (duration, distance, duration)
     }

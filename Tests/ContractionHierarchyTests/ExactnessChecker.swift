@@ -169,6 +169,28 @@ struct ExactnessChecker {
         }
     }
 
+    /// `pathSpan` against the path `path` unpacks for the same query: same ends, and the sum of
+    /// the metric over its nodes after the first.
+    func checkPathSpans(_ queries: Int, rng: inout SplitMix64, file: StaticString = #filePath, line: UInt = #line) {
+        guard nodeCount > 0 else { return }
+        let value: (UInt32) -> UInt32 = { r in UInt32(truncatingIfNeeded: (UInt64(r) &* 40_503) % 1_009 + 1) }
+        let metric = CHNodeMetric(value)
+        for _ in 0..<queries {
+            let s: [CHEndpoint] = randomEnds(1 + rng.below(2), rng: &rng, maxOffset: 20).map { (rank($0.node), $0.offset) }
+            let t: [CHEndpoint] = randomEnds(1 + rng.below(2), rng: &rng, maxOffset: 20).map { (rank($0.node), $0.offset) }
+            let found = query.pathSpan(sources: s, targets: t, metric: metric)
+            guard let path = query.path(sources: s, targets: t) else {
+                XCTAssertNil(found, "a span without a path", file: file, line: line)
+                continue
+            }
+            guard let (distance, span) = found, let span else { return XCTFail("no span for a path", file: file, line: line) }
+            XCTAssertEqual(distance, path.distance, file: file, line: line)
+            let sum = path.nodes.dropFirst().reduce(UInt64(0)) { $0 + UInt64(value($1)) }
+            XCTAssertEqual(span, CHPathSpan(first: path.nodes[0], last: path.nodes[path.nodes.count - 1], length: sum,
+                                            isSingleNode: path.nodes.count == 1), file: file, line: line)
+        }
+    }
+
     /// Dijkstra from original node `source`, then the least and most sum of `value` (by rank,
     /// the source excluded) over the arcs on shortest paths, relaxed until stable.
     func metricBounds(from source: UInt32, value: (UInt32) -> UInt32) -> (distance: [UInt64], least: [UInt64], most: [UInt64]) {
@@ -229,5 +251,6 @@ struct ExactnessChecker {
         checkMultiEndpoint(max(10, pairs / 10), rng: &rng, file: file, line: line)
         checkTable(sourceCount: 5, targetCount: 7, rng: &rng, file: file, line: line)
         checkTableSpans(sourceCount: 5, targetCount: 7, rng: &rng, file: file, line: line)
+        checkPathSpans(max(10, pairs / 10), rng: &rng, file: file, line: line)
     }
 }

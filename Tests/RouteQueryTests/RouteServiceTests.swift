@@ -1,5 +1,5 @@
 import Foundation
-import RouteQuery
+@testable import RouteQuery
 import TileMath
 import XCTest
 import TestSupport
@@ -19,6 +19,37 @@ final class RouteServiceTests: XCTestCase {
         return (0..<count).map { _ in
             (9.48 + Double(rng.next() % 10_000) / 10_000 * 0.14, 47.06 + Double(rng.next() % 10_000) / 10_000 * 0.18)
         }
+    }
+
+    /// `summary` sums lengths along the search's up-down path without unpacking it: the same
+    /// duration and metres, to the bit, as the unpacked legs, with vias and continue_straight.
+    func testSummaryMatchesUnpackedLegs() throws {
+        let d = try data()
+        let service = try RouteService(data: d)
+        let points = randomPoints(1200, seed: 31)
+        var compared = 0
+        for i in stride(from: 0, to: points.count - 3, by: 4) {
+            var request = RouteRequest(coordinates: Array(points[i..<(i + 2 + i % 3)]))
+            request.continueStraight = i % 8 == 0
+            guard let summary = try? service.summary(request), let ps = try? service.phantoms(request),
+                  let legs = try? service.legs(ps, algorithm: .ch, continueStraight: request.continueStraight) else { continue }
+            var duration = 0.0, distance = 0.0
+            for (leg, (a, b)) in zip(legs, zip(ps, ps.dropFirst())) {
+                duration += Double(leg.weight) / 10
+                distance += leg.meters(d, source: a, target: b)
+            }
+            XCTAssertEqual(summary.duration, duration, "\(request.coordinates)")
+            XCTAssertEqual(summary.distance, distance, "\(request.coordinates)")
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 200)
+        // A target behind on a one-way edge: the search starts from the turns out of it.
+        let e = try XCTUnwrap(longestStraightEdge(d, flags: 1))
+        let (quarter, threeQuarters) = quarterPoints(d, e)
+        let request = RouteRequest(coordinates: [threeQuarters, quarter])
+        let ps = try service.phantoms(request)
+        let leg = try XCTUnwrap(service.legs(ps, algorithm: .ch).first)
+        XCTAssertEqual(try service.summary(request).distance, leg.meters(d, source: ps[0], target: ps[1]))
     }
 
     func testCHAndDijkstraAgreeOnDurationAndDistance() throws {

@@ -1,0 +1,54 @@
+/// Where a shortest path starts and ends, and the sum of a `CHNodeMetric` over its nodes after
+/// the first (so `length − metric(last)` is the sum strictly between them, unless it is a
+/// single node).
+public struct CHPathSpan: Equatable, Sendable {
+    /// The source endpoint the path leaves from.
+    public var first: UInt32
+    /// The target endpoint it arrives at.
+    public var last: UInt32
+    public var length: UInt64
+    /// The path is the one node `first == last` (a path can also leave a node and come back).
+    public var isSingleNode: Bool
+
+    public init(first: UInt32, last: UInt32, length: UInt64, isSingleNode: Bool) {
+        self.first = first
+        self.last = last
+        self.length = length
+        self.isSingleNode = isSingleNode
+    }
+}
+
+extension CHQuery {
+    /// The distance as in `distance(sources:targets:)`, and the span of the path that
+    /// `path(sources:targets:)` would unpack, from the up-down path's memoized arc sums instead
+    /// of unpacking it: a road's length beside its time, at about the cost of the search.
+    /// Nil if unreachable; the span is nil if a sum does not fit in 32 bits per arc or the
+    /// hierarchy does not unpack.
+    public func pathSpan(sources: [CHEndpoint], targets: [CHEndpoint], metric: CHNodeMetric) -> (distance: UInt64, span: CHPathSpan?)? {
+        let (best, meet) = search(sources: sources, targets: targets)
+        guard best != UInt64.max else { return nil }
+        let lengths: CHArcLengths
+        if let existing = arcLengths, existing.metric === metric {
+            lengths = existing
+        } else {
+            lengths = CHArcLengths(graph: graph, metric: metric)
+            arcLengths = lengths
+        }
+        // As in path(sources:targets:): the backward tree's arc from parent x up to y means
+        // y → x, the forward tree's x → y.
+        func walk(_ labels: UnsafeMutablePointer<SearchLabel>, bit: UInt8) -> (end: UInt32, length: UInt64)? {
+            var v = meet, total: UInt64 = 0
+            while labels[Int(v)].parentArc != UpwardSearchBuffers.noArc {
+                let arc = labels[Int(v)].parentArc, parent = graph.tail(ofArc: arc)
+                guard let l = lengths.length(arc: Int(arc), tail: parent, bit: bit) else { return nil }
+                total &+= l
+                v = parent
+            }
+            return (v, total)
+        }
+        guard let down = walk(backwardState.buffers.label, bit: CHDirection.backward),
+              let up = walk(forwardState.buffers.label, bit: CHDirection.forward) else { return (best, nil) }
+        return (best, CHPathSpan(first: up.end, last: down.end, length: up.length &+ down.length,
+                                 isSingleNode: up.end == meet && down.end == meet))
+    }
+}
