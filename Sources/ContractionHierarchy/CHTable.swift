@@ -54,6 +54,7 @@ extension CHQuery {
                 Parallel.forEachChunk(count: targets.count, threads: workers.count, chunkSize: 8) { w, range in
                     for t in range {
                         var found: [BucketHit] = [], foundTails: [BucketTail] = []
+                        trees?[w].startSearch()
                         workers[w].exhaustUpward(from: targets[t], graph: g, stallBit: CHDirection.forward) { v, d, parentArc in
                             found.append(BucketHit(node: v, distance: d))
                             if let trees { foundTails.append(trees[w].extend(v, parentArc: parentArc, bit: CHDirection.backward)) }
@@ -73,6 +74,7 @@ extension CHQuery {
                     for s in range {
                         let row = matrix.baseAddress! + s * targets.count
                         tree?.startRow(targets: targets.count)
+                        tree?.startSearch()
                         workers[w].exhaustUpward(from: sources[s], graph: g, stallBit: CHDirection.backward) { v, d, parentArc in
                             let slot = buckets.slot[Int(v)]
                             if let tree { _ = tree.extend(v, parentArc: parentArc, bit: CHDirection.forward) }
