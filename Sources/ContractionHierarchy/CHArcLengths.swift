@@ -29,18 +29,16 @@ final class CHArcLengths {
     let metric: CHNodeMetric
     /// `key << 32 | sum`, key = 2 × arc + backward + 1 (0: empty).
     private let cache: UnsafeMutablePointer<UInt64>
-    private let slotMask: UInt32
     private let slotShift: UInt32
     /// Keys fit in 32 bits (below 2^31 arcs); otherwise nothing is cached.
     private let caching: Bool
     private var frames: [Frame] = []
 
-    /// A shortcut being summed: its halves, and the first half's sum once known.
+    /// A shortcut being summed: its second half (at `middle`), and the first half's sum once known.
     private struct Frame {
         var arc: Int
         var backward: Int
         var tail: UInt32
-        var firstHalf: Int = -1
         var secondHalf: Int = -1
         var middle: UInt32 = 0
         var firstSum: UInt64 = 0
@@ -53,7 +51,6 @@ final class CHArcLengths {
         var slots = 1
         var bits: UInt32 = 0
         while slots < min(maxSlots, 2 * graph.arcs.count) { slots <<= 1; bits += 1 }
-        slotMask = UInt32(slots - 1)
         slotShift = 32 - bits
         caching = 2 * graph.arcs.count + 2 < Int(UInt32.max)
         // calloc: zeroed pages are empty slots, and cost nothing until used.
@@ -117,7 +114,6 @@ final class CHArcLengths {
                 let (from, to) = f.backward == 0 ? (f.tail, record.head) : (record.head, f.tail)
                 guard m < f.tail, let a1 = graph.arc(at: m, to: from, bit: CHDirection.backward),
                       let a2 = graph.arc(at: m, to: to, bit: CHDirection.forward) else { return nil }
-                frames[top].firstHalf = a1
                 frames[top].secondHalf = a2
                 frames[top].middle = m
                 frames[top].phase = 1

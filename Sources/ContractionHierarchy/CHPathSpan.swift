@@ -20,10 +20,9 @@ public struct CHPathSpan: Equatable, Sendable {
 
 extension CHQuery {
     /// The distance as in `distance(sources:targets:)`, and the span of the path that
-    /// `path(sources:targets:)` would unpack, from the up-down path's memoized arc sums instead
-    /// of unpacking it: a road's length beside its time, at about the cost of the search.
-    /// Nil if unreachable; the span is nil if a sum does not fit in 32 bits per arc or the
-    /// hierarchy does not unpack.
+    /// `path(sources:targets:)` would unpack, from the sums of the up-down path's arcs
+    /// (`CHArcLengths`) instead of unpacking it: a road's length beside its time, at about the
+    /// cost of the search. Nil if unreachable; the span is nil if the hierarchy does not unpack.
     public func pathSpan(sources: [CHEndpoint], targets: [CHEndpoint], metric: CHNodeMetric) -> (distance: UInt64, span: CHPathSpan?)? {
         let (best, meet) = search(sources: sources, targets: targets)
         guard best != UInt64.max else { return nil }

@@ -23,7 +23,7 @@ public final class CHQuery {
     var stamp: UInt32 = 0
     /// Scratch of `table` (allocated on first use).
     var bucketScratch: BucketScratch?
-    /// Memoized arc sums of `pathSpan` (for the last metric asked for).
+    /// Cached arc sums of `pathSpan` (for the last metric asked for).
     var arcLengths: CHArcLengths?
 
     /// Nodes settled by the last query in both directions together (for measurements).

@@ -30,7 +30,7 @@ extension CHQuery {
     /// The distances, and for each pair the sum of `metric` along the shortest path found
     /// (`CHPathSpan`): a road's length where the distance is its time. Each path is the one its
     /// pair's best meeting node gives; among paths of equal distance, another search may pick
-    /// another. The span is nil where there is no path, or the sum does not fit in 32 bits per arc.
+    /// another. The span is nil where there is no path, or the hierarchy does not unpack.
     public func tableDistances(sources: [[CHEndpoint]], targets: [[CHEndpoint]], threads: Int = 1,
                                metric: CHNodeMetric) -> (distances: [UInt64], spans: [CHPathSpan?]) {
         tableSearch(sources: sources, targets: targets, threads: threads, metric: metric)

@@ -45,6 +45,14 @@ public struct Phantom {
         return nil
     }
 
+    /// The same point left only in travel direction `d` (continue_straight at a via point
+    /// arrived at in `d`).
+    func leaving(inDirection d: Int) -> Phantom {
+        var p = self
+        if d == 0 { p.backwardRank = UInt32.max } else { p.forwardRank = UInt32.max }
+        return p
+    }
+
     /// The usable directions: (direction, rank).
     var directions: [(Int, UInt32)] {
         var out: [(Int, UInt32)] = []

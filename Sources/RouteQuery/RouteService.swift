@@ -39,9 +39,7 @@ public final class RouteService {
         out.reserveCapacity(phantoms.count - 1)
         for i in 1..<phantoms.count {
             var a = phantoms[i - 1]
-            if continueStraight, let previous = out.last {
-                if previous.targetDirection == 0 { a.backwardRank = UInt32.max } else { a.forwardRank = UInt32.max }
-            }
+            if continueStraight, let previous = out.last { a = a.leaving(inDirection: previous.targetDirection) }
             guard let leg = search.leg(from: a, to: phantoms[i], algorithm: algorithm) else {
                 throw Failure(code: "NoRoute", message: "Impossible route between points")
             }
@@ -67,9 +65,7 @@ public final class RouteService {
         for i in 1..<ps.count {
             var a = ps[i - 1]
             let b = ps[i]
-            if request.continueStraight, let previous = arrival {
-                if previous == 0 { a.backwardRank = UInt32.max } else { a.forwardRank = UInt32.max }
-            }
+            if request.continueStraight, let previous = arrival { a = a.leaving(inDirection: previous) }
             guard let (weight, span) = search.span(from: a, to: b) else {
                 throw Failure(code: "NoRoute", message: "Impossible route between points")
             }
