@@ -32,7 +32,7 @@ final class CHArcLengths {
     private let slotShift: UInt32
     /// Keys fit in 32 bits (below 2^31 arcs); otherwise nothing is cached.
     private let caching: Bool
-    private var frames: [Frame] = []
+    @exclusivity(unchecked) private var frames: [Frame] = []
 
     /// A shortcut being summed: its second half (at `middle`), and the first half's sum once known.
     private struct Frame {
@@ -80,9 +80,16 @@ final class CHArcLengths {
     /// The sum for arc `arc` (stored at rank `tail`) in direction `bit`, or nil if the hierarchy
     /// does not unpack (a missing half, a middle not below its arc's lower end, or far more arcs
     /// than a shortest path can have, as zero-weight shortcuts nested on purpose could make).
+    @inline(__always)
     func length(arc: Int, tail: UInt32, bit: UInt8) -> UInt64? {
         let backward = bit == CHDirection.backward ? 1 : 0
         if let known = cached(arc, backward) { return known }
+        return sum(arc: arc, backward: backward, tail: tail)
+    }
+
+    /// `length` of an arc not in the cache.
+    @inline(never)
+    private func sum(arc: Int, backward: Int, tail: UInt32) -> UInt64? {
         // Depth first with an explicit stack (a deep hierarchy must not overflow a thread's
         // stack): each frame waits for its first half's sum, then its second's. `result` is the
         // sum of the frame popped last.

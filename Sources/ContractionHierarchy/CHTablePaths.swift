@@ -9,10 +9,12 @@
 final class TablePathTrees {
     let graph: CHGraphView
     let lengths: CHArcLengths
-    private var tree = SearchTreeMap()
+    // One worker's alone, so these skip the runtime's exclusivity checks (several per settled
+    // node and per table cell otherwise).
+    @exclusivity(unchecked) private var tree = SearchTreeMap()
     /// Per target of the current row: the meeting node and bucket entry of its best distance.
-    private var meetNode: [UInt32] = []
-    private var meetEntry: [Int] = []
+    @exclusivity(unchecked) private var meetNode: [UInt32] = []
+    @exclusivity(unchecked) private var meetEntry: [Int] = []
 
     init(graph: CHGraphView, metric: CHNodeMetric) {
         self.graph = graph
