@@ -15,6 +15,11 @@ public enum JSONEncoding {
     public static func string<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
         JSONWriter.string(try self.value(value), pretty: pretty)
     }
+
+    /// The same text as UTF-8 bytes.
+    public static func bytes<T: Encodable>(_ value: T, pretty: Bool = true) throws -> [UInt8] {
+        JSONWriter.bytes(try self.value(value), pretty: pretty)
+    }
 }
 
 extension JSONValue: Encodable {

@@ -25,15 +25,5 @@ extension Array: JSONSink where Element == UInt8 {
     @inlinable public mutating func string(_ value: String) { JSONBytes.writeString(value, to: &self) }
     @inlinable public mutating func double(_ value: Double) { JSONBytes.writeDouble(value, to: &self) }
     @inlinable public mutating func int(_ value: Int) { JSONBytes.writeInt(Int64(value), to: &self) }
-    /// Scalars directly; arrays and objects through the string writer.
-    @inlinable public mutating func value(_ value: JSONValue) {
-        switch value {
-        case .null: raw("null")
-        case .bool(let b): raw(b ? "true" : "false")
-        case .int(let i): int(i)
-        case .double(let d): double(d)
-        case .string(let s): string(s)
-        case .array, .object: append(contentsOf: JSONWriter.string(value, pretty: false).utf8)
-        }
-    }
+    @inlinable public mutating func value(_ value: JSONValue) { JSONWriter.write(value, to: &self, pretty: false) }
 }

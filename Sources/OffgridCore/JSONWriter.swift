@@ -9,41 +9,52 @@ public enum JSONWriter {
         return out
     }
 
-    public static func write(_ value: JSONValue, to out: inout String, pretty: Bool, indent: Int = 0) {
+    /// The same bytes as `string`, as UTF-8 (no `String` in between: a large answer, such as a
+    /// table's million numbers, is written straight into the buffer).
+    public static func bytes(_ value: JSONValue, pretty: Bool = true) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(value, to: &out, pretty: pretty, indent: 0)
+        return out
+    }
+
+    /// Writes `value` into any `JSONSink`; its scalars are spelled by the sink, as this writer
+    /// spells them.
+    public static func write<Sink: JSONSink>(_ value: JSONValue, to out: inout Sink, pretty: Bool, indent: Int = 0) {
         switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .double(let d): writeDouble(d, to: &out)
-        case .string(let s): writeString(s, to: &out)
+        case .null: out.raw("null")
+        case .bool(let b): out.raw(b ? "true" : "false")
+        case .int(let i): out.int(i)
+        case .double(let d): out.double(d)
+        case .string(let s): out.string(s)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
+            if items.isEmpty { out.raw("[]"); return }
+            out.raw("[")
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.raw(",") }
                 if pretty { newline(&out, indent + 1) }
                 write(item, to: &out, pretty: pretty, indent: indent + 1)
             }
             if pretty { newline(&out, indent) }
-            out += "]"
+            out.raw("]")
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
-            out += "{"
+            if members.isEmpty { out.raw("{}"); return }
+            out.raw("{")
             for (i, key) in members.keys.sorted().enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.raw(",") }
                 if pretty { newline(&out, indent + 1) }
-                writeString(key, to: &out)
-                out += pretty ? " : " : ":"
+                out.string(key)
+                out.raw(pretty ? " : " : ":")
                 write(members[key]!, to: &out, pretty: pretty, indent: indent + 1)
             }
             if pretty { newline(&out, indent) }
-            out += "}"
+            out.raw("}")
         }
     }
 
-    @inline(__always) static func newline(_ out: inout String, _ indent: Int) {
-        out += "\n"
-        for _ in 0..<indent { out += "  " }
+    @inline(__always) static func newline<Sink: JSONSink>(_ out: inout Sink, _ indent: Int) {
+        out.raw("\n")
+        for _ in 0..<indent { out.raw("  ") }
     }
 
     /// Shortest text that reads back as the same double; integral values without ".0".

@@ -6,7 +6,9 @@ import RouteQuery
 enum Render {
     /// One response on stdout, pretty (or compact: what the server answers), followed by a newline.
     static func print<T: Encodable>(_ value: T, compact: Bool = false) throws {
-        StdIO.out(try JSONEncoding.string(value, pretty: !compact) + "\n")
+        var bytes = try JSONEncoding.bytes(value, pretty: !compact)
+        bytes.append(0x0A)
+        StdIO.out(bytes)
     }
 
     /// One NDJSON line (without its newline). Encoding a response cannot fail: every number in
