@@ -37,18 +37,24 @@ public enum LineSimplification {
         keep[0] = true
         keep[n - 1] = true
         var ranges: [(Int, Int)] = [(0, n - 1)]
-        while let (a, b) = ranges.popLast() {
-            guard b - a > 1 else { continue }
-            var farthest = -1
-            var farthestSquared = tolerance * tolerance
-            for i in (a + 1)..<b {
-                let d = squaredDistanceToSegment(x[i], y[i], x[a], y[a], x[b], y[b])
-                if d > farthestSquared { farthest = i; farthestSquared = d }
+        // The scan below is the whole cost on a long route: over buffers, without bounds checks.
+        x.withUnsafeBufferPointer { x in
+            y.withUnsafeBufferPointer { y in
+                while let (a, b) = ranges.popLast() {
+                    guard b - a > 1 else { continue }
+                    var farthest = -1
+                    var farthestSquared = tolerance * tolerance
+                    let ax = x[a], ay = y[a], bx = x[b], by = y[b]
+                    for i in (a + 1)..<b {
+                        let d = squaredDistanceToSegment(x[i], y[i], ax, ay, bx, by)
+                        if d > farthestSquared { farthest = i; farthestSquared = d }
+                    }
+                    guard farthest >= 0 else { continue }
+                    keep[farthest] = true
+                    ranges.append((farthest, b))
+                    ranges.append((a, farthest))
+                }
             }
-            guard farthest >= 0 else { continue }
-            keep[farthest] = true
-            ranges.append((farthest, b))
-            ranges.append((a, farthest))
         }
         return (0..<n).filter { keep[$0] }
     }

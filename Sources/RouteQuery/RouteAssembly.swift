@@ -40,8 +40,8 @@ struct RouteAssembly {
         switch request.overview {
         case .full: r.geometry = geometry(lat, lon)
         case .simplified:
-            let keep = LineSimplification.keptIndexes(latE7: lat.map { Int32(($0 * 1e7).rounded()) },
-                                                      lonE7: lon.map { Int32(($0 * 1e7).rounded()) },
+            let keep = LineSimplification.keptIndexes(latE7: lat.map { Int32(Polyline.roundedHalfAway($0 * 1e7)) },
+                                                      lonE7: lon.map { Int32(Polyline.roundedHalfAway($0 * 1e7)) },
                                                       toleranceMeters: simplifyTolerance(distance))
             r.geometry = geometry(keep.map { lat[$0] }, keep.map { lon[$0] })
         case .false: break
