@@ -12,12 +12,16 @@ public protocol JSONSink {
     mutating func value(_ value: JSONValue)
 }
 
+extension JSONSink {
+    /// Any value through `JSONWriter`, whose scalars this sink spells.
+    @inlinable public mutating func value(_ value: JSONValue) { JSONWriter.write(value, to: &self, pretty: false) }
+}
+
 extension String: JSONSink {
     @inlinable public mutating func raw(_ text: String) { self += text }
     @inlinable public mutating func string(_ value: String) { JSONWriter.writeString(value, to: &self) }
     @inlinable public mutating func double(_ value: Double) { JSONWriter.writeDouble(value, to: &self) }
     @inlinable public mutating func int(_ value: Int) { self += String(value) }
-    @inlinable public mutating func value(_ value: JSONValue) { JSONWriter.write(value, to: &self, pretty: false) }
 }
 
 extension Array: JSONSink where Element == UInt8 {
@@ -25,5 +29,4 @@ extension Array: JSONSink where Element == UInt8 {
     @inlinable public mutating func string(_ value: String) { JSONBytes.writeString(value, to: &self) }
     @inlinable public mutating func double(_ value: Double) { JSONBytes.writeDouble(value, to: &self) }
     @inlinable public mutating func int(_ value: Int) { JSONBytes.writeInt(Int64(value), to: &self) }
-    @inlinable public mutating func value(_ value: JSONValue) { JSONWriter.write(value, to: &self, pretty: false) }
 }
