@@ -116,11 +116,9 @@ final class CHArcLengths {
                     frames.removeLast()
                     continue
                 }
-                // Forward t → h via m: t → m (m's backward arc to t), m → h (its forward arc to h).
-                // Backward h → t: h → m (backward arc to h), m → t (forward arc to t).
+                // Forward t → h, backward h → t; each half is stored at m, the first one backward.
                 let (from, to) = f.backward == 0 ? (f.tail, record.head) : (record.head, f.tail)
-                guard m < f.tail, let a1 = graph.arc(at: m, to: from, bit: CHDirection.backward),
-                      let a2 = graph.arc(at: m, to: to, bit: CHDirection.forward) else { return nil }
+                guard m < f.tail, let (a1, a2) = graph.halves(from: from, to: to, via: m) else { return nil }
                 frames[top].secondHalf = a2
                 frames[top].middle = m
                 frames[top].phase = 1

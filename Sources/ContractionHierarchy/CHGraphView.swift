@@ -99,16 +99,13 @@ public struct CHGraphView: @unchecked Sendable {
                 if m == UInt32.max { continue }
                 if m >= UInt32(r) { return "arc \(a) of rank \(r) has middle \(m), not lower" }
                 if !shortcutHalves { continue }
-                // Forward r → h via m is r → m (backward arc at m) then m → h (forward arc at m);
-                // backward h → r is h → m then m → r.
-                // (No array literal of the two bits here: this loop runs once per arc.)
-                func halvesMatch(_ bit: UInt8) -> Bool {
-                    let first = bit == CHDirection.forward ? CHDirection.backward : CHDirection.forward
-                    guard let a1 = arc(at: m, to: UInt32(r), bit: first), let a2 = arc(at: m, to: h, bit: bit) else { return false }
+                // Forward r → h, and backward h → r.
+                func halvesMatch(from: UInt32, to: UInt32) -> Bool {
+                    guard let (a1, a2) = halves(from: from, to: to, via: m) else { return false }
                     return UInt64(weight[a1]) + UInt64(weight[a2]) == UInt64(weight[a])
                 }
-                if (d & CHDirection.forward != 0 && !halvesMatch(CHDirection.forward))
-                    || (d & CHDirection.backward != 0 && !halvesMatch(CHDirection.backward)) {
+                if (d & CHDirection.forward != 0 && !halvesMatch(from: UInt32(r), to: h))
+                    || (d & CHDirection.backward != 0 && !halvesMatch(from: h, to: UInt32(r))) {
                     return "shortcut \(a) of rank \(r) via \(m) has no matching halves"
                 }
             }
@@ -124,6 +121,15 @@ public struct CHGraphView: @unchecked Sendable {
             if firstOut[mid] <= arc { low = mid } else { high = mid }
         }
         return UInt32(low)
+    }
+
+    /// The two arcs a shortcut travelled `from → to` via `middle` stands for, in travel order:
+    /// `from → middle`, stored at the middle (the lowest of the three) as its backward arc to
+    /// `from`, and `middle → to`, its forward arc to `to`. Nil if either is missing.
+    @inline(__always) func halves(from: UInt32, to: UInt32, via middle: UInt32) -> (first: Int, second: Int)? {
+        guard let first = arc(at: middle, to: from, bit: CHDirection.backward),
+              let second = arc(at: middle, to: to, bit: CHDirection.forward) else { return nil }
+        return (first, second)
     }
 
     /// The arc stored at `rank` to `other` usable in `bit`'s direction (a short linear scan:

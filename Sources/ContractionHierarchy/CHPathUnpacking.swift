@@ -85,9 +85,7 @@ extension CHQuery {
             for j in base..<stack.count {
                 let (a, b, m) = stack[j]
                 if m == UInt32.max { expanded.append(stack[j]); continue }
-                guard m < a, m < b, let second = g.arc(at: m, to: b, bit: CHDirection.forward),
-                      let first = g.arc(at: m, to: a, bit: CHDirection.backward)
-                else { return false }
+                guard m < a, m < b, let (first, second) = g.halves(from: a, to: b, via: m) else { return false }
                 // Bottom to top: the right half, then the left one, unpacked first.
                 expanded.append((m, b, g.middle[second]))
                 expanded.append((a, m, g.middle[first]))

@@ -69,37 +69,17 @@ public enum JSONWriter {
     }
 
     public static func writeString(_ s: String, to out: inout String) {
-        out += "\""
         // Most strings (names, codes, polylines) need no escape: appended whole, not piece by piece.
         if JSONBytes.isPlain(s) {
+            out += "\""
             out += s
             out += "\""
             return
         }
-        var plainStart = s.utf8.startIndex
-        var index = plainStart
-        let utf8 = s.utf8
-        while index != utf8.endIndex {
-            let c = utf8[index]
-            if c == 0x22 || c == 0x5C || c < 0x20 {
-                out += String(s[plainStart..<index])
-                switch c {
-                case 0x22: out += "\\\""
-                case 0x5C: out += "\\\\"
-                case 0x0A: out += "\\n"
-                case 0x0D: out += "\\r"
-                case 0x09: out += "\\t"
-                case 0x08: out += "\\b"
-                case 0x0C: out += "\\f"
-                default:
-                    let hex = String(c, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                }
-                plainStart = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        out += String(s[plainStart..<utf8.endIndex])
-        out += "\""
+        // A string with escapes (rare): the byte writer's spelling, so the escapes live in one place.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(s.utf8.count + 8)
+        JSONBytes.writeString(s, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -40,7 +40,6 @@ public final class TableService {
         var weights: [[UInt64?]]
         // With distances, each pair's length along the path its weight came from (nil: route the pair).
         var spans: [CHPathSpan?] = []
-        var routedPairs: Set<Int> = []
         if algorithm == .ch {
             let sourceEndpoints = from.map { p in p.directions.map { (d, r) in (r, search.partial(r, 1 - p.position(d))) } }
             var shifts: [UInt64] = []
@@ -72,7 +71,7 @@ public final class TableService {
             for (i, a) in from.enumerated() {
                 for j in destinationsOnEdge[a.edge] ?? [] where sharesDirectionBehind(a, to[j]) {
                     weights[i][j] = search.weight(from: a, to: to[j])
-                    routedPairs.insert(i * n + j)
+                    if !spans.isEmpty { spans[i * n + j] = nil }   // its path is not the bucket search's
                 }
             }
         } else {
@@ -95,7 +94,7 @@ public final class TableService {
                     for i in range {
                         slots[i] = (0..<n).map { j -> Double? in
                             guard weights[i][j] != nil else { return nil }
-                            if !spans.isEmpty, let span = spans[i * n + j], !routedPairs.contains(i * n + j) {
+                            if !spans.isEmpty, let span = spans[i * n + j] {
                                 return round1(data.meters(span, from: from[i], to: to[j]))
                             }
                             guard let leg = searches[w].leg(from: from[i], to: to[j], algorithm: algorithm) else { return nil }
