@@ -252,24 +252,28 @@ public final class Snapper {
             touched ^= Int32(truncatingIfNeeded: edgeDirectionRank[2 * e])
         }
         keepComputed(UInt32(bitPattern: touched))
+        let scale = ReachScale(q, stop: min(q.limit, collector.usefulDistance))
         for k in 0..<n {
-            if let hit = nearestHit(onEdge: Int(scratch[k]), q, within: min(q.limit, collector.usefulDistance)) { collector.offer(hit) }
+            if let hit = nearestHit(onEdge: Int(scratch[k]), q, scale, within: min(q.limit, collector.usefulDistance)) { collector.offer(hit) }
         }
     }
 
     /// The nearest point of edge e usable in some direction (after the bearing filter), if
-    /// one lies within `within` metres. Ties keep the earlier segment.
-    @inline(__always) private func nearestHit(onEdge e: Int, _ q: SnapQuery, within: Double) -> SnapHit? {
+    /// one lies within `within` metres (at most the stop `scale` was made for). Ties keep the
+    /// earlier segment.
+    @inline(__always) private func nearestHit(onEdge e: Int, _ q: SnapQuery, _ scale: ReachScale, within: Double) -> SnapHit? {
         let s0 = Int(edgeShapeFirst[e]), s1 = Int(edgeShapeFirst[e + 1])
         guard s0 < s1, s1 <= shapeLatE7.count else { return nil }
         let forward = rank(2 * e), backward = rank(2 * e + 1)
         guard forward != UInt32.max || backward != UInt32.max else { return nil }
         var best: SnapHit?
         var bestDistance = within
+        var box = scale.box(within: within)
         // A one-point edge is a zero-length segment from the point to itself.
         let lastStart = s1 - s0 == 1 ? s0 : s1 - 2
         for i in s0...lastStart {
             let j = min(i + 1, s1 - 1)
+            if box.excludes(aLat: shapeLatE7[i], aLon: shapeLonE7[i], bLat: shapeLatE7[j], bLon: shapeLonE7[j]) { continue }
             let aLat = Double(shapeLatE7[i]) * 1e-7, aLon = Double(shapeLonE7[i]) * 1e-7
             let bLat = Double(shapeLatE7[j]) * 1e-7, bLon = Double(shapeLonE7[j]) * 1e-7
             let (t, squared) = q.projection.closest(aLon: aLon, aLat: aLat, bLon: bLon, bLat: bLat)
@@ -294,6 +298,7 @@ public final class Snapper {
             best = SnapHit(edge: e, shapeIndex: i, t: t, lon: lon, lat: lat, distance: d,
                            forwardRank: f, backwardRank: b, component: component)
             bestDistance = d
+            box = scale.box(within: d)
         }
         return best
     }
