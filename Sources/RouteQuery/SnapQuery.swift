@@ -88,6 +88,10 @@ struct ReachBox {
 struct ReachScale {
     private let latE7: Int64, lonE7: Int64
     private let e7PerMeterLat: Double, e7PerMeterLon: Double
+    private let metersPerE7Lat: Double, metersPerE7Lon: Double
+    /// False when a point within `stop` could lie across the antimeridian, where a plain
+    /// difference of longitudes overstates the distance: then longitude bounds nothing.
+    private let lonBounded: Bool
 
     init(_ q: SnapQuery, stop: Double) {
         latE7 = Int64((q.lat * 1e7).rounded())
@@ -95,6 +99,10 @@ struct ReachScale {
         e7PerMeterLat = 1e7 / q.boundMetersPerDegreeLat
         let perDegreeLon = q.boundMetersPerDegreeLon(within: stop)
         e7PerMeterLon = perDegreeLon > 0 ? 1e7 / perDegreeLon : .infinity
+        metersPerE7Lat = q.boundMetersPerDegreeLat * 1e-7
+        metersPerE7Lon = perDegreeLon * 1e-7
+        let reach = stop * e7PerMeterLon
+        lonBounded = reach < 4e9 && Double(lonE7) - reach > -1.8e9 && Double(lonE7) + reach < 1.8e9
     }
 
     /// The box of points possibly within `meters` (at most `stop`): the degree bounds never
@@ -107,6 +115,13 @@ struct ReachScale {
         // Across the antimeridian a plain difference of longitudes overstates the distance.
         if lonE7 - rLon < -1_800_000_000 || lonE7 + rLon > 1_800_000_000 { rLon = open }
         return ReachBox(latLo: latE7 - rLat, latHi: latE7 + rLat, lonLo: lonE7 - rLon, lonHi: lonE7 + rLon)
+    }
+
+    /// A lower bound of the distance (m) to any point of a box given in 1e-7 degrees, valid for
+    /// points within `stop`; the unit taken off each gap covers the rounding of the query.
+    @inline(__always) func lowerBound(toBox b: (south: Int64, north: Int64, west: Int64, east: Int64)) -> Double {
+        let dLat = max(0, b.south - latE7 - 1, latE7 - b.north - 1), dLon = max(0, b.west - lonE7 - 1, lonE7 - b.east - 1)
+        return max(Double(dLat) * metersPerE7Lat, lonBounded ? Double(dLon) * metersPerE7Lon : 0)
     }
 }
 

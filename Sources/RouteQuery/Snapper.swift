@@ -42,12 +42,14 @@ public final class Snapper {
     let shapeLatE7: UnsafeBufferPointer<Int32>
     let shapeLonE7: UnsafeBufferPointer<Int32>
     let gridMinLat: Double, gridMinLon: Double, cellDegrees: Double
+    let gridMinLatE7: Int64, gridMinLonE7: Int64, cellE7: Int64
+    let cellEdgeBox: UnsafeBufferPointer<UInt16>
     let rows: Int, columns: Int
 
     /// Edges already tested in the current query (an edge is listed in every cell it crosses).
     private let tested = EdgeVisitSet()
-    /// The untested edges of the cell being visited (kept: no allocation per query).
-    private var cellScratch = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 256)
+    /// The cell being visited's entries with their bounds (kept: no allocation per query).
+    private var cellScratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 256)
     /// One ring's cells with their distance bounds (kept: no allocation per query).
     private var ringScratch: [(bound: Double, cell: Int)] = []
 
@@ -60,6 +62,7 @@ public final class Snapper {
         edgeCount = file.scalar(.edgeCount)
         cellFirst = file.array(.gridCellFirst)
         cellEdges = file.array(.gridCellEdges)
+        cellEdgeBox = file.array(.gridCellEdgeBox)
         edgeShapeFirst = file.array(.edgeShapeFirst)
         edgeLengthCm = file.array(.edgeLengthCm)
         edgeDirectionRank = file.array(.edgeDirectionRank)
@@ -72,9 +75,13 @@ public final class Snapper {
         gridMinLat = Double(file.scalar(.gridMinLatE7)) * 1e-7
         gridMinLon = Double(file.scalar(.gridMinLonE7)) * 1e-7
         cellDegrees = Double(cellE7) * 1e-7
+        gridMinLatE7 = Int64(file.scalar(.gridMinLatE7))
+        gridMinLonE7 = Int64(file.scalar(.gridMinLonE7))
+        self.cellE7 = Int64(cellE7)
         func bad(_ what: String) -> InputError { InputError(file: file.path, "snapping: \(what)") }
         guard cellE7 > 0, rows > 0, columns > 0, rows <= Int(Int32.max) / columns else { throw bad("bad grid \(columns) × \(rows) of \(cellE7)") }
         guard cellFirst.count == rows * columns + 1 else { throw bad("grid has \(cellFirst.count) offsets for \(rows * columns) cells") }
+        guard cellEdgeBox.count == cellEdges.count else { throw bad("grid has \(cellEdgeBox.count) boxes for \(cellEdges.count) entries") }
         guard edgeShapeFirst.count == edgeCount + 1, edgeLengthCm.count == edgeCount, edgeDirectionRank.count == 2 * edgeCount,
               shapeLatE7.count == shapeLonE7.count else { throw bad("edge and shape sections disagree in length") }
     }
@@ -224,11 +231,15 @@ public final class Snapper {
         return (dLat * dLat + dLon * dLon).squareRoot()
     }
 
-    /// Tests every edge of the cell not tested yet. The edges of a cell lie all over the edge
-    /// and shape arrays, and waiting for each one's memory in turn was most of a snap's time:
-    /// first the cell's edges are listed (their shape ranges loaded side by side, so the
-    /// misses overlap), then their first shape points are touched the same way, then tested
-    /// in the cell's order as before (the answer does not change).
+    /// Tests the cell's edges not tested yet that could still matter, nearest box first.
+    ///
+    /// Each entry's box (`CellEdgeBox`, where in the cell the edge can be) gives a lower bound
+    /// of its distance; entries are taken in order of it and the visit ends at the first one
+    /// farther than the best road found so far, so most of a cell's edges are never read. The
+    /// edges lie all over the edge and shape arrays and waiting for each one's memory in turn
+    /// was most of a snap's time: they are taken eight at a time, their first shape point and
+    /// rank loaded side by side so the misses overlap, then tested. The answer does not depend
+    /// on the order (hits are ranked by distance, edge, segment).
     private func visit<C: SnapCollector>(cell: Int, _ q: SnapQuery, _ collector: inout C) {
         let first = Int(cellFirst[cell]), end = Int(cellFirst[cell + 1])
         guard first <= end, end <= cellEdges.count else { return }
@@ -236,25 +247,47 @@ public final class Snapper {
             cellScratch.deallocate()
             cellScratch = .allocate(capacity: max(2 * cellScratch.count, end - first))
         }
-        let scratch = cellScratch
+        let stop = min(q.limit, collector.usefulDistance)
+        let scale = ReachScale(q, stop: stop)
+        let south = gridMinLatE7 + Int64(cell / columns) * cellE7, west = gridMinLonE7 + Int64(cell % columns) * cellE7
+        // (lower bound in decimetres, rounded down) << 32 | entry: sorting them sorts by bound.
         var n = 0
         for i in first..<end {
-            let e = cellEdges[i]
-            guard Int(e) < edgeCount, tested.insert(e) else { continue }
-            scratch[n] = e
+            let bound = scale.lowerBound(toBox: CellEdgeBox.sides(cellEdgeBox[i], south: south, west: west, cellE7: cellE7))
+            if bound > stop { continue }
+            cellScratch[n] = UInt64(min(bound * 10, 4e9)) << 32 | UInt64(i)
             n += 1
         }
-        var touched: Int32 = 0
-        for k in 0..<n {
-            let e = Int(scratch[k])
-            let s0 = Int(edgeShapeFirst[e])
-            if s0 < shapeLatE7.count { touched ^= shapeLatE7[s0] ^ shapeLonE7[s0] }
-            touched ^= Int32(truncatingIfNeeded: edgeDirectionRank[2 * e])
-        }
-        keepComputed(UInt32(bitPattern: touched))
-        let scale = ReachScale(q, stop: min(q.limit, collector.usefulDistance))
-        for k in 0..<n {
-            if let hit = nearestHit(onEdge: Int(scratch[k]), q, scale, within: min(q.limit, collector.usefulDistance)) { collector.offer(hit) }
+        var keys = UnsafeMutableBufferPointer(rebasing: cellScratch[0..<n])
+        keys.sort()
+        var next = 0
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8) { batch in
+            while next < n {
+                let within = min(q.limit, collector.usefulDistance)
+                var m = 0
+                while next < n && m < 8 {
+                    let key = keys[next]
+                    if Double(key >> 32) / 10 > within { next = n; break }
+                    next += 1
+                    let e = cellEdges[Int(UInt32(truncatingIfNeeded: key))]
+                    guard Int(e) < edgeCount, tested.insert(e) else { continue }
+                    batch[m] = e
+                    m += 1
+                }
+                var touched: Int32 = 0
+                for k in 0..<m {
+                    let e = Int(batch[k])
+                    let s0 = Int(edgeShapeFirst[e])
+                    if s0 < shapeLatE7.count { touched ^= shapeLatE7[s0] ^ shapeLonE7[s0] }
+                    touched ^= Int32(truncatingIfNeeded: edgeDirectionRank[2 * e])
+                }
+                keepComputed(UInt32(bitPattern: touched))
+                for k in 0..<m {
+                    if let hit = nearestHit(onEdge: Int(batch[k]), q, scale, within: min(q.limit, collector.usefulDistance)) {
+                        collector.offer(hit)
+                    }
+                }
+            }
         }
     }
 

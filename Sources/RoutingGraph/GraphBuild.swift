@@ -165,6 +165,7 @@ public struct GraphBuild {
         w.add(.chArcs, packed)
         w.add(.gridCellFirst, grid.cellFirst)
         w.add(.gridCellEdges, grid.cellEdges)
+        w.add(.gridCellEdgeBox, grid.cellEdgeBox)
         summary.bytes = try w.write(to: output)
         stage("write")
         return summary

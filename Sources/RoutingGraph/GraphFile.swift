@@ -68,7 +68,7 @@ public final class GraphFile {
                 sections[id] = (offset, length, crc)
             }
             for s in GraphFileFormat.Section.allCases where sections[s.rawValue] == nil {
-                throw InputError(file: path, "graph file lacks section \(s)")
+                throw InputError(file: path, "graph file lacks section \(s) (written by an older route-graph? build it again)")
             }
         } catch let e as BinaryFormatError {
             throw InputError(file: path, offset: e.offset, "not a graph file (\(e.message))")

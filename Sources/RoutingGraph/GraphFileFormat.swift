@@ -31,13 +31,14 @@ public enum GraphFileFormat {
         // `CHGraphView`: chArcs holds one `CHArc` (two u32) per arc. (Version 1 had separate
         // head, weight and direction sections, ids 61, 62 and 64.)
         case chFirstOut = 60, chMiddle = 63, chArcs = 65
-        // Snapping grid.
-        case gridCellFirst = 80, gridCellEdges
+        // Snapping grid; gridCellEdgeBox (since 2026-11-26) holds one `CellEdgeBox` per
+        // gridCellEdges entry.
+        case gridCellFirst = 80, gridCellEdges, gridCellEdgeBox
 
         public var elementSize: Int {
             switch self {
             case .nodeControl, .edgeFlags, .edgeRoadClass, .stringBytes: return 1
-            case .edgeSpeedForward, .edgeSpeedBackward, .rankComponent: return 2
+            case .edgeSpeedForward, .edgeSpeedBackward, .rankComponent, .gridCellEdgeBox: return 2
             default: return 4
             }
         }

@@ -164,5 +164,10 @@ extension GraphFile {
         try expect(.gridCellFirst, rows * columns + 1)
         try checkOffsets(.gridCellFirst, into: .gridCellEdges)
         try checkBelow(.gridCellEdges, scalar(.edgeCount))
+        try expect(.gridCellEdgeBox, count(.gridCellEdges))
+        let boxes: UnsafeBufferPointer<UInt16> = array(.gridCellEdgeBox)
+        if let i = boxes.firstIndex(where: { !CellEdgeBox.isOrdered($0) }) {
+            throw Damage(message: "section gridCellEdgeBox entry \(i) has its sides out of order (0x\(String(boxes[i], radix: 16)))")
+        }
     }
 }

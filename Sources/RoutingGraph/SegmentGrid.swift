@@ -11,6 +11,8 @@ public struct SegmentGrid {
     /// CSR: the edges of cell `row * columns + column`.
     public var cellFirst: [UInt32] = [0, 0]
     public var cellEdges: [UInt32] = []
+    /// Per `cellEdges` entry, where in its cell the edge can be (`CellEdgeBox`).
+    public var cellEdgeBox: [UInt16] = []
 
     public init() {}
 
@@ -57,6 +59,35 @@ public struct SegmentGrid {
         cellEdges = pairs.map { UInt32(truncatingIfNeeded: $0) }
         for p in pairs { cellFirst[Int(p >> 32) + 1] += 1 }
         for c in 0..<cellCount { cellFirst[c + 1] += cellFirst[c] }
+        cellEdgeBox = boxes(g)
+    }
+
+    /// Each entry's `CellEdgeBox`: the bounding box of the edge's segments that reach into the
+    /// cell, clipped to it. A nearest point of the edge outside the cell lies in another cell
+    /// that lists the edge too, so the clipped box bounds what this entry can offer.
+    private func boxes(_ g: RoadGraph) -> [UInt16] {
+        var boxes = [UInt16](repeating: 0, count: cellEdges.count)
+        let c = Int64(cellE7)
+        for cell in 0..<(cellFirst.count - 1) {
+            let south = Int64(minLatE7) + Int64(cell / Int(columns)) * c, west = Int64(minLonE7) + Int64(cell % Int(columns)) * c
+            for i in Int(cellFirst[cell])..<Int(cellFirst[cell + 1]) {
+                var latLo = Int64.max, latHi = Int64.min, lonLo = Int64.max, lonHi = Int64.min
+                let r = g.shapeRange(Int(cellEdges[i]))
+                for k in r.lowerBound..<max(r.lowerBound + 1, r.upperBound - 1) {
+                    let j = min(k + 1, r.upperBound - 1)
+                    let aLat = Int64(g.shapeLatE7[k]), bLat = Int64(g.shapeLatE7[j])
+                    let aLon = Int64(g.shapeLonE7[k]), bLon = Int64(g.shapeLonE7[j])
+                    let sLo = max(min(aLat, bLat), south), sHi = min(max(aLat, bLat), south + c - 1)
+                    let wLo = max(min(aLon, bLon), west), wHi = min(max(aLon, bLon), west + c - 1)
+                    guard sLo <= sHi, wLo <= wHi else { continue }
+                    latLo = min(latLo, sLo); latHi = max(latHi, sHi)
+                    lonLo = min(lonLo, wLo); lonHi = max(lonHi, wHi)
+                }
+                boxes[i] = latLo <= latHi ? CellEdgeBox.packed(latE7: latLo...latHi, lonE7: lonLo...lonHi, south: south, west: west, cellE7: c)
+                                          : CellEdgeBox.wholeCell
+            }
+        }
+        return boxes
     }
 
     @inline(__always) public func row(_ latE7: Int32) -> Int32 {
@@ -65,5 +96,37 @@ public struct SegmentGrid {
 
     @inline(__always) public func column(_ lonE7: Int32) -> Int32 {
         Int32(max(0, min(Int64(columns) - 1, (Int64(lonE7) - Int64(minLonE7)) / Int64(cellE7))))
+    }
+}
+
+
+/// Where in its grid cell an edge can be, in sixteenths of the cell, rounded outward, in a u16:
+/// bits 0-3 the south side, 4-7 the north side − 1, 8-11 the west side, 12-15 the east side − 1
+/// (sides counted from the cell's south or west edge). Snapping skips an entry whose box lies
+/// farther than the best road found so far without reading the edge (docs/FORMATS.md).
+public enum CellEdgeBox {
+    public static let wholeCell: UInt16 = 0xF0F0
+
+    /// The box holding latitudes `latE7` and longitudes `lonE7`, all inside the cell whose
+    /// south-west corner is (south, west).
+    public static func packed(latE7: ClosedRange<Int64>, lonE7: ClosedRange<Int64>, south: Int64, west: Int64, cellE7 c: Int64) -> UInt16 {
+        func low(_ v: Int64, _ origin: Int64) -> Int { Int(max(0, min(15, (v - origin) * 16 / c))) }
+        // The smallest n with origin + (n + 1) c / 16 (rounded down) past v: ceil((v + 1 - origin) 16 / c) − 1.
+        func high(_ v: Int64, _ origin: Int64) -> Int { Int(max(0, min(15, ((v + 1 - origin) * 16 + c - 1) / c - 1))) }
+        return UInt16(low(latE7.lowerBound, south) | high(latE7.upperBound, south) << 4
+                      | low(lonE7.lowerBound, west) << 8 | high(lonE7.upperBound, west) << 12)
+    }
+
+    /// The box's sides in 1e-7 degrees: latitudes south...north, longitudes west...east.
+    @inline(__always) public static func sides(_ box: UInt16, south: Int64, west: Int64, cellE7 c: Int64)
+        -> (south: Int64, north: Int64, west: Int64, east: Int64) {
+        let b = Int64(box)
+        return (south + ((b & 15) * c) >> 4, south + (((b >> 4 & 15) + 1) * c) >> 4,
+                west + ((b >> 8 & 15) * c) >> 4, west + (((b >> 12) + 1) * c) >> 4)
+    }
+
+    /// Whether the sides are in order (south ≤ north, west ≤ east): a box a builder can write.
+    @inline(__always) public static func isOrdered(_ box: UInt16) -> Bool {
+        box & 15 <= box >> 4 & 15 && box >> 8 & 15 <= box >> 12
     }
 }

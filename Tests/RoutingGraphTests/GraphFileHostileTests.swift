@@ -95,6 +95,8 @@ final class GraphFileHostileTests: XCTestCase {
             (.stringOffsets, { i, old in i == 0 ? 1 : old }, "section stringOffsets does not run from 0"),
             (.chMiddle, { _, old in old == UInt32.max ? old : 0x7FFF_FFFF }, "has middle 2147483647, not lower"),
             (.rankComponent, { _, _ in 0xFFFF_FFFF }, "section rankComponent entry 0 is 65535"),
+            // Two u16 boxes per u32: entry 0 gets south side 15 and north side 0.
+            (.gridCellEdgeBox, { i, old in i == 0 ? 0x000F_000F : old }, "section gridCellEdgeBox entry 0 has its sides out of order"),
         ]
         for (section, value, expected) in cases {
             let path = dir.appendingPathComponent("known-\(section).chg").path

@@ -20,6 +20,38 @@ final class SampleGraphTests: XCTestCase {
         }
     }
 
+    /// Every snapping-grid entry's box holds each of the edge's segments that reach into the
+    /// cell, clipped to it (snapping skips an edge by its box: one too small loses roads), and
+    /// most boxes are smaller than their cell (or they would skip nothing).
+    func testSnappingGridBoxesHoldTheirSegments() throws {
+        let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofPBF: samplePBF)))
+        let grid = SegmentGrid(g)
+        XCTAssertEqual(grid.cellEdgeBox.count, grid.cellEdges.count)
+        let c = Int64(grid.cellE7), columns = Int(grid.columns)
+        var checked = 0, smaller = 0
+        for cell in 0..<(grid.cellFirst.count - 1) {
+            let south = Int64(grid.minLatE7) + Int64(cell / columns) * c, west = Int64(grid.minLonE7) + Int64(cell % columns) * c
+            for i in Int(grid.cellFirst[cell])..<Int(grid.cellFirst[cell + 1]) {
+                let box = grid.cellEdgeBox[i]
+                XCTAssertTrue(CellEdgeBox.isOrdered(box))
+                let sides = CellEdgeBox.sides(box, south: south, west: west, cellE7: c)
+                if box != CellEdgeBox.wholeCell { smaller += 1 }
+                let e = Int(grid.cellEdges[i])
+                for k in Int(g.shapeFirst[e])..<(Int(g.shapeFirst[e + 1]) - 1) {
+                    let lats = [Int64(g.shapeLatE7[k]), Int64(g.shapeLatE7[k + 1])], lons = [Int64(g.shapeLonE7[k]), Int64(g.shapeLonE7[k + 1])]
+                    let latLo = max(lats.min()!, south), latHi = min(lats.max()!, south + c - 1)
+                    let lonLo = max(lons.min()!, west), lonHi = min(lons.max()!, west + c - 1)
+                    guard latLo <= latHi, lonLo <= lonHi else { continue }
+                    XCTAssertTrue(sides.south <= latLo && latHi <= sides.north && sides.west <= lonLo && lonHi <= sides.east,
+                                  "cell \(cell) entry \(i) edge \(e) segment \(k): \(sides) vs \(latLo)...\(latHi), \(lonLo)...\(lonHi)")
+                    checked += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 10_000)
+        XCTAssertGreaterThan(smaller * 2, grid.cellEdges.count)
+    }
+
     func testComponentsPutTheMainNetworkFirst() throws {
         let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofPBF: samplePBF)))
         let eb = EdgeBasedGraph(g, profile: CarProfile.embeddedDefault)
