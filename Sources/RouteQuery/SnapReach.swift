@@ -14,7 +14,8 @@ struct ReachBox {
 }
 
 /// Turns distances into `ReachBox`es around one query, for points within `stop` metres of it
-/// (the scale in longitude depends on how far from the equator such points can be).
+/// (the scale in longitude depends on how far from the equator such points can be: the
+/// caller's `SnapQuery.boundMetersPerDegreeLon(within: stop)`, which its ring search has).
 struct ReachScale {
     private let latE7: Int64, lonE7: Int64
     private let e7PerMeterLat: Double, e7PerMeterLon: Double
@@ -24,10 +25,13 @@ struct ReachScale {
     private let lonBounded: Bool
 
     init(_ q: SnapQuery, stop: Double) {
+        self.init(q, stop: stop, metersPerDegreeLon: q.boundMetersPerDegreeLon(within: stop))
+    }
+
+    init(_ q: SnapQuery, stop: Double, metersPerDegreeLon perDegreeLon: Double) {
         latE7 = Int64((q.lat * 1e7).rounded())
         lonE7 = Int64((q.lon * 1e7).rounded())
         e7PerMeterLat = 1e7 / q.boundMetersPerDegreeLat
-        let perDegreeLon = q.boundMetersPerDegreeLon(within: stop)
         e7PerMeterLon = perDegreeLon > 0 ? 1e7 / perDegreeLon : .infinity
         metersPerE7Lat = q.boundMetersPerDegreeLat * 1e-7
         metersPerE7Lon = perDegreeLon * 1e-7
@@ -41,9 +45,7 @@ struct ReachScale {
         let open: Int64 = 1 << 40   // beyond any coordinate: that side excludes nothing
         let dLat = meters * e7PerMeterLat, dLon = meters * e7PerMeterLon
         let rLat = dLat < 4e9 ? Int64(dLat) + 2 : open
-        var rLon = dLon < 4e9 ? Int64(dLon) + 2 : open
-        // Across the antimeridian a plain difference of longitudes overstates the distance.
-        if lonE7 - rLon < -1_800_000_000 || lonE7 + rLon > 1_800_000_000 { rLon = open }
+        let rLon = lonBounded && dLon < 4e9 ? Int64(dLon) + 2 : open
         return ReachBox(latLo: latE7 - rLat, latHi: latE7 + rLat, lonLo: lonE7 - rLon, lonHi: lonE7 + rLon)
     }
 

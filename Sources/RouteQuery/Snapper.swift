@@ -163,10 +163,11 @@ public final class Snapper {
             let perDegreeLon = q.boundMetersPerDegreeLon(within: stop)
             guard let bound = lowerBound(ring: k, q, qRow, qColumn, perDegreeLon) else { return }
             if max(bound, distanceToGrid(q, perDegreeLon)) > stop { return }
+            let scale = ReachScale(q, stop: stop, metersPerDegreeLon: perDegreeLon)
             if k == 0 {
-                visit(cell: qRow * columns + qColumn, q, &collector)
+                visit(cell: qRow * columns + qColumn, q, scale, &collector)
             } else {
-                visitRing(k, q, qRow, qColumn, perDegreeLon, &collector)
+                visitRing(k, q, qRow, qColumn, perDegreeLon, scale, &collector)
             }
             k += 1
         }
@@ -175,7 +176,7 @@ public final class Snapper {
     /// The grid cells of ring k (k ≥ 1) nearest first, each only while it could still hold a
     /// hit that matters.
     private func visitRing<C: SnapCollector>(_ k: Int, _ q: SnapQuery, _ qRow: Int, _ qColumn: Int, _ perDegreeLon: Double,
-                                             _ collector: inout C) {
+                                             _ scale: ReachScale, _ collector: inout C) {
         let r0 = qRow - k, r1 = qRow + k, c0 = qColumn - k, c1 = qColumn + k
         let cLo = max(0, c0), cHi = min(columns - 1, c1), rLo = max(0, r0 + 1), rHi = min(rows - 1, r1 - 1)
         // (bound, cell) of the ring's cells inside the grid that list an edge and are near
@@ -199,7 +200,7 @@ public final class Snapper {
         ringScratch.sort { $0.bound < $1.bound || ($0.bound == $1.bound && $0.cell < $1.cell) }
         for (bound, cell) in ringScratch {
             if bound > min(q.limit, collector.usefulDistance) { break }
-            visit(cell: cell, q, &collector)
+            visit(cell: cell, q, scale, &collector)
         }
     }
 
@@ -240,7 +241,7 @@ public final class Snapper {
     /// was most of a snap's time: they are taken eight at a time, their first shape point and
     /// rank loaded side by side so the misses overlap, then tested. The answer does not depend
     /// on the order (hits are ranked by distance, edge, segment).
-    private func visit<C: SnapCollector>(cell: Int, _ q: SnapQuery, _ collector: inout C) {
+    private func visit<C: SnapCollector>(cell: Int, _ q: SnapQuery, _ scale: ReachScale, _ collector: inout C) {
         let first = Int(cellFirst[cell]), end = Int(cellFirst[cell + 1])
         guard first <= end, end <= cellEdges.count else { return }
         if cellScratch.count < end - first {
@@ -248,7 +249,6 @@ public final class Snapper {
             cellScratch = .allocate(capacity: max(2 * cellScratch.count, end - first))
         }
         let stop = min(q.limit, collector.usefulDistance)
-        let scale = ReachScale(q, stop: stop)
         let south = gridMinLatE7 + Int64(cell / columns) * cellE7, west = gridMinLonE7 + Int64(cell % columns) * cellE7
         // (lower bound in decimetres, rounded down) << 32 | entry: sorting them sorts by bound.
         var n = 0

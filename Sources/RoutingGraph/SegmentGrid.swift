@@ -32,62 +32,57 @@ public struct SegmentGrid {
         rows = Int32(latSpan / cell + 1)
         columns = Int32(lonSpan / cell + 1)
 
-        // (cell, edge) pairs, each once per edge.
-        var pairs: [UInt64] = []
+        // (cell, edge) pairs, each once per edge, with the entry's `CellEdgeBox`: the bounding
+        // box of the edge's segments that reach into the cell, clipped to it. A nearest point of
+        // the edge outside the cell lies in another cell that lists the edge too, so the clipped
+        // box bounds what this entry can offer.
+        var pairs: [(key: UInt64, box: UInt16)] = []
         pairs.reserveCapacity(g.shapeLatE7.count + g.edgeCount)
-        var cellsOfEdge: [UInt32] = []
+        // Per segment and cell it reaches: the cell, and the segment's box clipped to it.
+        var cellsOfEdge: [(cell: UInt32, latLo: Int64, latHi: Int64, lonLo: Int64, lonHi: Int64)] = []
         for e in 0..<g.edgeCount {
             cellsOfEdge.removeAll(keepingCapacity: true)
             let r = g.shapeRange(e)
             for i in r.lowerBound..<(r.upperBound - 1) {
+                let aLat = Int64(g.shapeLatE7[i]), bLat = Int64(g.shapeLatE7[i + 1])
+                let aLon = Int64(g.shapeLonE7[i]), bLon = Int64(g.shapeLonE7[i + 1])
                 let r0 = row(g.shapeLatE7[i]), r1 = row(g.shapeLatE7[i + 1])
                 let c0 = column(g.shapeLonE7[i]), c1 = column(g.shapeLonE7[i + 1])
                 for rr in min(r0, r1)...max(r0, r1) {
-                    for cc in min(c0, c1)...max(c0, c1) { cellsOfEdge.append(UInt32(rr * columns + cc)) }
+                    let south = Int64(minLatE7) + Int64(rr) * cell
+                    for cc in min(c0, c1)...max(c0, c1) {
+                        let west = Int64(minLonE7) + Int64(cc) * cell
+                        cellsOfEdge.append((UInt32(rr * columns + cc),
+                                            max(min(aLat, bLat), south), min(max(aLat, bLat), south + cell - 1),
+                                            max(min(aLon, bLon), west), min(max(aLon, bLon), west + cell - 1)))
+                    }
                 }
             }
-            cellsOfEdge.sort()
-            var previous = UInt32.max
-            for c in cellsOfEdge where c != previous {
-                pairs.append(UInt64(c) << 32 | UInt64(e))
-                previous = c
+            cellsOfEdge.sort { $0.cell < $1.cell }
+            var k = 0
+            while k < cellsOfEdge.count {
+                var merged = cellsOfEdge[k]
+                k += 1
+                while k < cellsOfEdge.count && cellsOfEdge[k].cell == merged.cell {
+                    let next = cellsOfEdge[k]
+                    merged = (merged.cell, min(merged.latLo, next.latLo), max(merged.latHi, next.latHi),
+                              min(merged.lonLo, next.lonLo), max(merged.lonHi, next.lonHi))
+                    k += 1
+                }
+                let c = Int(merged.cell), columns = Int(columns)
+                let box = CellEdgeBox.packed(latE7: merged.latLo...merged.latHi, lonE7: merged.lonLo...merged.lonHi,
+                                             south: Int64(minLatE7) + Int64(c / columns) * cell,
+                                             west: Int64(minLonE7) + Int64(c % columns) * cell, cellE7: cell)
+                pairs.append((UInt64(merged.cell) << 32 | UInt64(e), box))
             }
         }
-        pairs.sort()
+        pairs.sort { $0.key < $1.key }
         let cellCount = Int(rows) * Int(columns)
         cellFirst = [UInt32](repeating: 0, count: cellCount + 1)
-        cellEdges = pairs.map { UInt32(truncatingIfNeeded: $0) }
-        for p in pairs { cellFirst[Int(p >> 32) + 1] += 1 }
+        cellEdges = pairs.map { UInt32(truncatingIfNeeded: $0.key) }
+        cellEdgeBox = pairs.map(\.box)
+        for p in pairs { cellFirst[Int(p.key >> 32) + 1] += 1 }
         for c in 0..<cellCount { cellFirst[c + 1] += cellFirst[c] }
-        cellEdgeBox = boxes(g)
-    }
-
-    /// Each entry's `CellEdgeBox`: the bounding box of the edge's segments that reach into the
-    /// cell, clipped to it. A nearest point of the edge outside the cell lies in another cell
-    /// that lists the edge too, so the clipped box bounds what this entry can offer.
-    private func boxes(_ g: RoadGraph) -> [UInt16] {
-        var boxes = [UInt16](repeating: 0, count: cellEdges.count)
-        let c = Int64(cellE7)
-        for cell in 0..<(cellFirst.count - 1) {
-            let south = Int64(minLatE7) + Int64(cell / Int(columns)) * c, west = Int64(minLonE7) + Int64(cell % Int(columns)) * c
-            for i in Int(cellFirst[cell])..<Int(cellFirst[cell + 1]) {
-                var latLo = Int64.max, latHi = Int64.min, lonLo = Int64.max, lonHi = Int64.min
-                let r = g.shapeRange(Int(cellEdges[i]))
-                for k in r.lowerBound..<max(r.lowerBound + 1, r.upperBound - 1) {
-                    let j = min(k + 1, r.upperBound - 1)
-                    let aLat = Int64(g.shapeLatE7[k]), bLat = Int64(g.shapeLatE7[j])
-                    let aLon = Int64(g.shapeLonE7[k]), bLon = Int64(g.shapeLonE7[j])
-                    let sLo = max(min(aLat, bLat), south), sHi = min(max(aLat, bLat), south + c - 1)
-                    let wLo = max(min(aLon, bLon), west), wHi = min(max(aLon, bLon), west + c - 1)
-                    guard sLo <= sHi, wLo <= wHi else { continue }
-                    latLo = min(latLo, sLo); latHi = max(latHi, sHi)
-                    lonLo = min(lonLo, wLo); lonHi = max(lonHi, wHi)
-                }
-                boxes[i] = latLo <= latHi ? CellEdgeBox.packed(latE7: latLo...latHi, lonE7: lonLo...lonHi, south: south, west: west, cellE7: c)
-                                          : CellEdgeBox.wholeCell
-            }
-        }
-        return boxes
     }
 
     @inline(__always) public func row(_ latE7: Int32) -> Int32 {
@@ -98,4 +93,3 @@ public struct SegmentGrid {
         Int32(max(0, min(Int64(columns) - 1, (Int64(lonE7) - Int64(minLonE7)) / Int64(cellE7))))
     }
 }
-
