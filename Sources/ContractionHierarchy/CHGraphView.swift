@@ -35,10 +35,12 @@ public struct CHGraphView: @unchecked Sendable {
     public let firstOut: UnsafeBufferPointer<UInt32>
     public let arcs: UnsafeBufferPointer<CHArc>
     public let middle: UnsafeBufferPointer<UInt32>
+    /// Distances between the top ranks, for distance-only queries (nil: they search all ranks).
+    public let core: CHCoreTable?
 
     /// Checks only the array lengths (O(1)); call `validate()` on untrusted data.
     public init(nodeCount: Int, firstOut: UnsafeBufferPointer<UInt32>, arcs: UnsafeBufferPointer<CHArc>,
-                middle: UnsafeBufferPointer<UInt32>) {
+                middle: UnsafeBufferPointer<UInt32>, core: CHCoreTable? = nil) {
         precondition(nodeCount < CHArc.maxNodeCount, "a hierarchy holds fewer than 2^30 nodes")
         precondition(firstOut.count == nodeCount + 1, "firstOut must have nodeCount + 1 entries")
         precondition(arcs.count == middle.count, "arcs and middle must have the same length")
@@ -47,6 +49,8 @@ public struct CHGraphView: @unchecked Sendable {
         self.firstOut = firstOut
         self.arcs = arcs
         self.middle = middle
+        precondition(core.map { $0.first + $0.size == nodeCount } ?? true, "the core must be the top ranks")
+        self.core = core
     }
 
     /// Column views of `arcs`, for code that reads one field by index.
@@ -153,8 +157,10 @@ public final class CHGraphStorage: @unchecked Sendable {
     private let firstOut: UnsafeMutableBufferPointer<UInt32>
     private let arcs: UnsafeMutableBufferPointer<CHArc>
     private let middle: UnsafeMutableBufferPointer<UInt32>
+    private let coreDistances: UnsafeMutableBufferPointer<UInt32>
 
-    public init(_ graph: ContractedGraph) {
+    /// With `coreSize` > 0, distance queries use a table of the top `coreSize` ranks.
+    public init(_ graph: ContractedGraph, coreSize: Int = 0) {
         func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, array.count))
             _ = buffer.initialize(from: array)
@@ -164,13 +170,17 @@ public final class CHGraphStorage: @unchecked Sendable {
         firstOut = copy(graph.firstOut)
         arcs = copy(layout.arcs)
         middle = copy(layout.middle)
-        view = CHGraphView(nodeCount: graph.nodeCount, firstOut: UnsafeBufferPointer(firstOut),
-                           arcs: UnsafeBufferPointer(arcs), middle: UnsafeBufferPointer(middle))
+        let plain = CHGraphView(nodeCount: graph.nodeCount, firstOut: UnsafeBufferPointer(firstOut),
+                                arcs: UnsafeBufferPointer(arcs), middle: UnsafeBufferPointer(middle))
+        coreDistances = copy(CHCoreTable.build(plain, size: coreSize, threads: 1))
+        view = CHGraphView(nodeCount: graph.nodeCount, firstOut: plain.firstOut, arcs: plain.arcs, middle: plain.middle,
+                           core: CHCoreTable(nodeCount: graph.nodeCount, distances: UnsafeBufferPointer(coreDistances)))
     }
 
     deinit {
         firstOut.baseAddress?.deallocate()
         arcs.baseAddress?.deallocate()
         middle.baseAddress?.deallocate()
+        coreDistances.baseAddress?.deallocate()
     }
 }

@@ -25,9 +25,11 @@ public final class CHQuery {
     var bucketScratch: BucketScratch?
     /// Cached arc sums of `pathSpan` (for the last metric asked for).
     var arcLengths: CHArcLengths?
+    /// Scratch of `coreDistance` (allocated on first use).
+    private var coreLists: CoreAccessLists?
 
     /// Nodes settled by the last query in both directions together (for measurements).
-    public private(set) var lastSettledCount = 0
+    public internal(set) var lastSettledCount = 0
 
     public init(graph: CHGraphView) {
         self.graph = graph
@@ -52,8 +54,8 @@ public final class CHQuery {
     /// The shortest distance from any source to any target, counting both offsets:
     /// min over s, t of `s.offset + dist(s.node, t.node) + t.offset`; nil if no target is reachable.
     public func distance(sources: [CHEndpoint], targets: [CHEndpoint]) -> UInt64? {
-        let result = search(sources: sources, targets: targets)
-        return result.distance == UInt64.max ? nil : result.distance
+        let d = sources.withUnsafeBufferPointer { s in targets.withUnsafeBufferPointer { t in distance(s, t) } }
+        return d == UInt64.max ? nil : d
     }
 
     /// The shortest distance between two ranks, or nil if unreachable.
@@ -61,9 +63,22 @@ public final class CHQuery {
         withUnsafeTemporaryAllocation(of: CHEndpoint.self, capacity: 2) { ends in
             ends[0] = (source, 0)
             ends[1] = (target, 0)
-            let result = search(UnsafeBufferPointer(rebasing: ends[0..<1]), UnsafeBufferPointer(rebasing: ends[1..<2]))
-            return result.distance == UInt64.max ? nil : result.distance
+            let d = distance(UnsafeBufferPointer(rebasing: ends[0..<1]), UnsafeBufferPointer(rebasing: ends[1..<2]))
+            return d == UInt64.max ? nil : d
         }
+    }
+
+    /// The distance alone (UInt64.max if none): through the core table when the graph has one.
+    func distance(_ sources: UnsafeBufferPointer<CHEndpoint>, _ targets: UnsafeBufferPointer<CHEndpoint>) -> UInt64 {
+        if let core = graph.core { return coreDistance(sources, targets, core: core) }
+        return search(sources, targets).distance
+    }
+
+    func coreAccess(_ core: CHCoreTable) -> CoreAccessLists {
+        if let lists = coreLists, lists.capacity >= core.size { return lists }
+        let lists = CoreAccessLists(capacity: core.size)
+        coreLists = lists
+        return lists
     }
 
     func search(sources: [CHEndpoint], targets: [CHEndpoint]) -> (distance: UInt64, meet: UInt32) {
@@ -93,15 +108,18 @@ public final class CHQuery {
         var meet = UInt32.max
         var settled = 0
         let g = graph
+        var whole = CoreAccessList.none
         while true {
             let forwardKey = forward.heap.minKey, backwardKey = backward.heap.minKey
             // Every path still to be found costs at least the smaller queue minimum.
             if forwardKey >= best && backwardKey >= best { break }
             settled &+= 1
             if forwardKey <= backwardKey {
-                forward.settleNext(other: backward, graph: g, stamp: q, stallBit: CHDirection.backward, best: &best, meet: &meet)
+                forward.settleNext(other: backward, graph: g, stamp: q, stallBit: CHDirection.backward, best: &best, meet: &meet,
+                                   core: &whole)
             } else {
-                backward.settleNext(other: forward, graph: g, stamp: q, stallBit: CHDirection.forward, best: &best, meet: &meet)
+                backward.settleNext(other: forward, graph: g, stamp: q, stallBit: CHDirection.forward, best: &best, meet: &meet,
+                                    core: &whole)
             }
         }
         lastSettledCount = settled
@@ -151,15 +169,26 @@ struct UpwardSearchBuffers {
 
     /// Queues the start nodes at their offsets (the smallest offset when a node repeats).
     mutating func start(_ ends: UnsafeBufferPointer<CHEndpoint>, stamp q: UInt32, nodeCount: Int) {
+        var whole = CoreAccessList.none
+        start(ends, stamp: q, nodeCount: nodeCount, core: &whole)
+    }
+
+    /// The same, for a search kept below `core.first`: start nodes in the core are labelled and
+    /// listed, not queued.
+    @inline(__always)
+    mutating func start(_ ends: UnsafeBufferPointer<CHEndpoint>, stamp q: UInt32, nodeCount: Int, core: inout CoreAccessList) {
         heap.clear()
         for end in ends {
             precondition(Int(end.node) < nodeCount, "query node \(end.node) is not below \(nodeCount)")
             let v = Int(end.node), d = UInt64(end.offset)
-            if label[v].stamp != q {
-                label[v] = SearchLabel(distance: d, stamp: q, parentArc: UpwardSearchBuffers.noArc)
+            let fresh = label[v].stamp != q
+            guard fresh || d < label[v].distance else { continue }
+            label[v] = SearchLabel(distance: d, stamp: q, parentArc: UpwardSearchBuffers.noArc)
+            if end.node >= core.first {
+                if fresh { core.append(end.node) }
+            } else if fresh {
                 heap.push(end.node, key: d)
-            } else if d < label[v].distance {
-                label[v].distance = d
+            } else {
                 heap.decrease(end.node, to: d)
             }
         }
@@ -168,10 +197,11 @@ struct UpwardSearchBuffers {
     /// Settles the queue's minimum: updates the best meeting with the other direction, stops
     /// there if a higher node reaches it more cheaply (stall-on-demand), else relaxes its arcs
     /// usable in the search's direction (the one that is not `stallBit`). Labels not below `best`
-    /// are not kept: they cannot improve it.
+    /// are not kept: they cannot improve it. A search kept below `core.first` lists the core
+    /// ranks it reaches instead of queueing them.
     @inline(__always)
     mutating func settleNext(other: UpwardSearchBuffers, graph g: CHGraphView, stamp q: UInt32, stallBit: UInt8,
-                             best: inout UInt64, meet: inout UInt32) {
+                             best: inout UInt64, meet: inout UInt32, core: inout CoreAccessList) {
         let (v, d) = heap.popMin()
         let vi = Int(v)
         // The next node this side settles is most likely the new minimum: ask for its arcs now,
@@ -186,7 +216,7 @@ struct UpwardSearchBuffers {
         }
         let begin = Int(g.firstOut[vi]), end = Int(g.firstOut[vi &+ 1])
         guard let usable = stallTest(d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) else { return }
-        relax(v, d: d, usable: usable, graph: g, stamp: q, bound: best)
+        relax(v, d: d, usable: usable, graph: g, stamp: q, bound: best, core: &core)
     }
 
     /// Stall-on-demand: an arc x → v (in search direction) from a higher node x with
@@ -247,6 +277,14 @@ struct UpwardSearchBuffers {
 
     @inline(__always)
     mutating func relax(_ v: UInt32, d: UInt64, usable: Range<Int>, graph g: CHGraphView, stamp q: UInt32, bound: UInt64) {
+        var whole = CoreAccessList.none
+        relax(v, d: d, usable: usable, graph: g, stamp: q, bound: bound, core: &whole)
+    }
+
+    /// The same, listing heads in the core (from `core.first` up) instead of queueing them.
+    @inline(__always)
+    mutating func relax(_ v: UInt32, d: UInt64, usable: Range<Int>, graph g: CHGraphView, stamp q: UInt32, bound: UInt64,
+                        core: inout CoreAccessList) {
         guard let arcs = g.arcs.baseAddress else { return }
         var a = usable.lowerBound
         while a < usable.upperBound {
@@ -255,12 +293,13 @@ struct UpwardSearchBuffers {
             if nd < bound {
                 let y = arc.head
                 let old = label[Int(y)]
+                let inCore = y >= core.first
                 if old.stamp != q {
                     label[Int(y)] = SearchLabel(distance: nd, stamp: q, parentArc: UInt32(truncatingIfNeeded: a))
-                    heap.push(y, key: nd)
-                } else if nd < old.distance && heap.contains(y) {
+                    if inCore { core.append(y) } else { heap.push(y, key: nd) }
+                } else if nd < old.distance && (inCore || heap.contains(y)) {
                     label[Int(y)] = SearchLabel(distance: nd, stamp: q, parentArc: UInt32(truncatingIfNeeded: a))
-                    heap.decrease(y, to: nd)
+                    if !inCore { heap.decrease(y, to: nd) }
                 }
             }
             a &+= 1

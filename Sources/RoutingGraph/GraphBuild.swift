@@ -13,6 +13,8 @@ public struct GraphBuild {
     public var log: (@Sendable (String) -> Void)?
     public var contractionOptions: ContractionOptions?
     public var progress: ((_ stage: String, _ done: Int, _ total: Int) -> Void)?
+    /// Top ranks of the core table (`CHCoreTable`), at most the hierarchy's; 0 writes an empty one.
+    public var coreSize = CHCoreTable.defaultSize(nodeCount: Int.max)
 
     public init(profile: CarProfile, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.profile = profile
@@ -25,6 +27,8 @@ public struct GraphBuild {
         public var edgeBasedNodes = 0, edgeBasedEdges = 0
         public var restrictions = 0, restrictedTurns = 0, uTurns = 0
         public var shortcuts = 0, components = 0, mainComponentShare = 0.0
+        /// Ranks in the core table (0 when it is empty).
+        public var coreRanks = 0
         public var tiles = 0, bytes = 0
         public var dataVersion = ""
         public var stageSeconds: [(String, Double)] = []
@@ -163,6 +167,16 @@ public struct GraphBuild {
         packed.reserveCapacity(2 * layout.arcs.count)
         for arc in layout.arcs { packed.append(arc.headAndDirection); packed.append(arc.weight) }
         w.add(.chArcs, packed)
+        let core = ch.firstOut.withUnsafeBufferPointer { firstOut in
+            layout.arcs.withUnsafeBufferPointer { arcs in
+                layout.middle.withUnsafeBufferPointer { middle in
+                    let view = CHGraphView(nodeCount: ch.nodeCount, firstOut: firstOut, arcs: arcs, middle: middle)
+                    return CHCoreTable.build(view, size: coreSize, threads: threads)
+                }
+            }
+        }
+        w.add(.chCoreDistances, core)
+        summary.coreRanks = Int(Double(core.count).squareRoot().rounded())
         w.add(.gridCellFirst, grid.cellFirst)
         w.add(.gridCellEdges, grid.cellEdges)
         w.add(.gridCellEdgeBox, grid.cellEdgeBox)

@@ -88,8 +88,10 @@ public final class GraphFile {
     public var hierarchy: CHGraphView {
         let packed: UnsafeBufferPointer<UInt32> = array(.chArcs)
         let arcs = UnsafeRawPointer(packed.baseAddress!).bindMemory(to: CHArc.self, capacity: packed.count / 2)
-        return CHGraphView(nodeCount: scalar(.edgeBasedNodeCount), firstOut: array(.chFirstOut),
-                           arcs: UnsafeBufferPointer(start: arcs, count: packed.count / 2), middle: array(.chMiddle))
+        let nodeCount = scalar(.edgeBasedNodeCount)
+        return CHGraphView(nodeCount: nodeCount, firstOut: array(.chFirstOut),
+                           arcs: UnsafeBufferPointer(start: arcs, count: packed.count / 2), middle: array(.chMiddle),
+                           core: CHCoreTable(nodeCount: nodeCount, distances: array(.chCoreDistances)))
     }
 
     /// Checks every section's CRC32 (reads the whole file) and every shortcut's halves, the checks
@@ -101,8 +103,12 @@ public final class GraphFile {
                 throw InputError(file: path, offset: offset, "section \(s) fails its CRC32 check")
             }
         }
-        if let problem = hierarchy.validate(shortcutHalves: true) {
+        let view = hierarchy
+        if let problem = view.validate(shortcutHalves: true) {
             throw InputError(file: path, "damaged graph file: hierarchy: \(problem)")
+        }
+        if let problem = view.core?.problem(in: view, complete: true) {
+            throw InputError(file: path, "damaged graph file: section chCoreDistances: \(problem)")
         }
     }
 

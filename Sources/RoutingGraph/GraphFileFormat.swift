@@ -31,6 +31,8 @@ public enum GraphFileFormat {
         // `CHGraphView`: chArcs holds one `CHArc` (two u32) per arc. (Version 1 had separate
         // head, weight and direction sections, ids 61, 62 and 64.)
         case chFirstOut = 60, chMiddle = 63, chArcs = 65
+        // Distances between the top ranks (`CHCoreTable`), row by row, since 2026-11-26.
+        case chCoreDistances = 66
         // Snapping grid; gridCellEdgeBox (since 2026-11-26) holds one `CellEdgeBox` per
         // gridCellEdges entry.
         case gridCellFirst = 80, gridCellEdges, gridCellEdgeBox

@@ -152,6 +152,11 @@ extension GraphFile {
             throw Damage(message: "section chArcs arc \(i) has weight \(view.arcs[i].weight)")
         }
         if let problem = view.validate(shortcutHalves: false) { throw Damage(message: "hierarchy: \(problem)") }
+        let coreEntries = count(.chCoreDistances)
+        guard CHCoreTable.isValidLength(coreEntries, nodeCount: r) else {
+            throw Damage(message: "section chCoreDistances has \(coreEntries) entries, not the square of a core size up to \(r)")
+        }
+        if let problem = view.core?.problem(in: view, complete: false) { throw Damage(message: "section chCoreDistances: \(problem)") }
     }
 
     /// The snapping grid lies on the globe and lists real edges.

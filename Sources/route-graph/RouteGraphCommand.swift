@@ -27,15 +27,21 @@ struct RouteGraph: ParsableCommand {
     @Flag(help: "Contraction statistics on stderr.") var verbose = false
     @Option(help: "Witness search settle limit during contraction (tuning).") var witnessSettleLimit: Int?
     @Option(help: "Witness search settle limit when estimating priorities (tuning).") var simulationSettleLimit: Int?
+    @Option(help: ArgumentHelp("Top ranks whose distances the file tables (size² × 4 bytes; 0: none).",
+                               discussion: "Distance-only queries search below them and finish with table lookups.",
+                               valueName: "ranks"))
+    var coreSize = CHCoreTable.defaultSize(nodeCount: Int.max)
 
     func validate() throws {
         if directories.isEmpty { throw ValidationError("give at least one routing directory") }
+        if !(0...CHCoreTable.maxSize).contains(coreSize) { throw ValidationError("--core-size must be 0...\(CHCoreTable.maxSize)") }
     }
 
     func run() throws {
         let started = MonotonicClock.nanoseconds()
         let carProfile = try CarProfile.load(path: profile)
         var build = GraphBuild(profile: carProfile, threads: common.threadCount)
+        build.coreSize = coreSize
         if verbose { build.log = { StdIO.err("route-graph: " + $0 + "\n") } }
         if witnessSettleLimit != nil || simulationSettleLimit != nil {
             var o = ContractionOptions()
@@ -73,6 +79,7 @@ struct RouteGraph: ParsableCommand {
             "restrictedTurns": .int(s.restrictedTurns),
             "uTurns": .int(s.uTurns),
             "shortcuts": .int(s.shortcuts),
+            "coreRanks": .int(s.coreRanks),
             "components": .int(s.components),
             "mainComponentShare": .double((s.mainComponentShare * 10000).rounded() / 10000),
             "bytes": .int(s.bytes),

@@ -18,14 +18,17 @@ struct ExactnessChecker {
     /// smaller than the default sequential tail, which would otherwise take them whole.
     static let roundsOptions = ContractionOptions(threads: 2, sequentialTail: 16)
 
-    /// With `spatialKeys`, the hierarchy is renumbered for locality (`renumberedForLocality`).
+    /// With `spatialKeys`, the hierarchy is renumbered for locality (`renumberedForLocality`); with
+    /// `coreSize` > 0, distance queries go through a table of the top `coreSize` ranks.
     init(nodeCount: Int, arcs: ArcList, options: ContractionOptions = ExactnessChecker.roundsOptions,
-         spatialKeys: [UInt64]? = nil, file: StaticString = #filePath, line: UInt = #line) {
+         spatialKeys: [UInt64]? = nil, coreSize: Int = 0, file: StaticString = #filePath, line: UInt = #line) {
         self.nodeCount = nodeCount
         let built = ContractionHierarchyBuilder.build(nodeCount: nodeCount, arcs: arcs, options: options)
         hierarchy = spatialKeys.map { built.renumberedForLocality(spatialKey: $0) } ?? built
-        let storage = CHGraphStorage(hierarchy)
+        let storage = CHGraphStorage(hierarchy, coreSize: coreSize)
         XCTAssertNil(storage.view.validate(), file: file, line: line)
+        XCTAssertEqual(storage.view.core?.size ?? 0, min(coreSize, nodeCount), file: file, line: line)
+        if let core = storage.view.core { XCTAssertNil(core.problem(in: storage.view, complete: true), file: file, line: line) }
         XCTAssertEqual(Set(hierarchy.rankOfNode).count, nodeCount, "ranks are a permutation", file: file, line: line)
         query = CHQuery(storage: storage)
         original = CSRGraph(nodeCount: nodeCount, arcs: arcs)

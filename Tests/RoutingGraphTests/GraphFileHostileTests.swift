@@ -42,7 +42,10 @@ final class GraphFileHostileTests: XCTestCase {
                                     tiles: result.tiles, to: pack)
         let tiles = dir.appendingPathComponent("west-only").path
         _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tiles, progress: SilentProgress())
-        _ = try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [tiles], output: graph)
+        // A small core: verify()'s complete check of it runs on each of thousands of files.
+        var build = GraphBuild(profile: CarProfile.embeddedDefault)
+        build.coreSize = 64
+        _ = try build.run(directories: [tiles], output: graph)
         return graph
     }
 
@@ -97,6 +100,7 @@ final class GraphFileHostileTests: XCTestCase {
             (.rankComponent, { _, _ in 0xFFFF_FFFF }, "section rankComponent entry 0 is 65535"),
             // Two u16 boxes per u32: entry 0 gets south side 15 and north side 0.
             (.gridCellEdgeBox, { i, old in i == 0 ? 0x000F_000F : old }, "section gridCellEdgeBox entry 0 has its sides out of order"),
+            (.chCoreDistances, { i, old in i == 0 ? 7 : old }, "section chCoreDistances: core distance from rank"),
         ]
         for (section, value, expected) in cases {
             let path = dir.appendingPathComponent("known-\(section).chg").path
@@ -122,6 +126,24 @@ final class GraphFileHostileTests: XCTestCase {
         let file = try GraphFile(path: path)
         XCTAssertThrowsError(try file.verify()) { error in
             XCTAssertTrue("\(error)".contains("has no matching halves"), "\(error)")
+        }
+        XCTAssertNoThrow(try west.verify())
+    }
+
+    /// Core distances made shorter than any path pass the open's quick checks (no entry above an
+    /// arc, zeros on the diagonal) but not `verify()`'s complete one.
+    func testCoreDistancesAreCheckedByVerify() throws {
+        let (m, dir) = try mutator(small: true)
+        let path = dir.appendingPathComponent("core.chg").path
+        let west = try GraphFile(path: try westGraph(in: dir))
+        let size = withExtendedLifetime(west) { west.hierarchy.core?.size ?? 0 }
+        XCTAssertGreaterThan(size, 1)
+        try Data(m.rewriting(.chCoreDistances) { i, old in i % (size + 1) == 0 || old == UInt32.max || old == 0 ? old : old - 1 })
+            .write(to: URL(fileURLWithPath: path))
+        let file = try GraphFile(path: path)
+        XCTAssertThrowsError(try file.verify()) { error in
+            XCTAssertTrue("\(error)".contains("section chCoreDistances: core distance from rank"), "\(error)")
+            XCTAssertTrue("\(error)".contains("is shorter than any path"), "\(error)")
         }
         XCTAssertNoThrow(try west.verify())
     }

@@ -50,6 +50,8 @@ final class GraphFileTests: XCTestCase {
         let n = file.scalar(.edgeBasedNodeCount)
         let view = file.hierarchy
         XCTAssertNil(view.validate())
+        // Distance queries below go through the file's core table, paths through the whole hierarchy.
+        XCTAssertEqual(view.core?.size, CHCoreTable.defaultSize(nodeCount: n))
         let ch = CHQuery(graph: view)
         // The oracle: the turn graph rebuilt in memory from the same tiles, with plain Dijkstra.
         let tiles = try TileSet.load([try sampleGraph().dir.appendingPathComponent("tiles").path]).tiles
