@@ -5,34 +5,14 @@
 extension CHQuery {
     func coreDistance(_ sources: UnsafeBufferPointer<CHEndpoint>, _ targets: UnsafeBufferPointer<CHEndpoint>,
                       core: CHCoreTable) -> UInt64 {
-        let q = nextStamp()
         let lists = coreAccess(core)
-        var forward = forwardState.buffers
-        var backward = backwardState.buffers
         var forwardAccess = CoreAccessList(first: UInt32(core.first), ranks: lists.forward)
         var backwardAccess = CoreAccessList(first: UInt32(core.first), ranks: lists.backward)
-        forward.start(sources, stamp: q, nodeCount: graph.nodeCount, core: &forwardAccess)
-        backward.start(targets, stamp: q, nodeCount: graph.nodeCount, core: &backwardAccess)
-        var best = UInt64.max, meet = UInt32.max
-        var settled = 0
-        let g = graph
-        while true {
-            let forwardKey = forward.heap.minKey, backwardKey = backward.heap.minKey
-            if forwardKey >= best && backwardKey >= best { break }
-            settled &+= 1
-            if forwardKey <= backwardKey {
-                forward.settleNext(other: backward, graph: g, stamp: q, stallBit: CHDirection.backward, best: &best, meet: &meet,
-                                   core: &forwardAccess)
-            } else {
-                backward.settleNext(other: forward, graph: g, stamp: q, stallBit: CHDirection.forward, best: &best, meet: &meet,
-                                    core: &backwardAccess)
-            }
-        }
-        lastSettledCount = settled
+        var best = search(sources, targets, forwardCore: &forwardAccess, backwardCore: &backwardAccess).distance
         guard let table = core.distances.baseAddress else { return best }
-        let forwardSet = lists.forwardSet.fill(forwardAccess, labels: forward.label, below: best, first: core.first)
+        let forwardSet = lists.forwardSet.fill(forwardAccess, labels: forwardState.buffers.label, below: best, first: core.first)
             .pruned(table: table, size: core.size, forward: true)
-        let backwardSet = lists.backwardSet.fill(backwardAccess, labels: backward.label, below: best, first: core.first)
+        let backwardSet = lists.backwardSet.fill(backwardAccess, labels: backwardState.buffers.label, below: best, first: core.first)
             .pruned(table: table, size: core.size, forward: false)
         for i in 0..<forwardSet.count {
             let head = forwardSet.distance[i]

@@ -99,16 +99,24 @@ public final class CHQuery {
     /// where the two searches met on the best path. Parent arcs stay valid until the next query.
     func search(_ sources: UnsafeBufferPointer<CHEndpoint>, _ targets: UnsafeBufferPointer<CHEndpoint>)
         -> (distance: UInt64, meet: UInt32) {
+        var forwardWhole = CoreAccessList.none, backwardWhole = CoreAccessList.none
+        return search(sources, targets, forwardCore: &forwardWhole, backwardCore: &backwardWhole)
+    }
+
+    /// The same, each side kept below its list's `first` rank when that is a core's (listing the
+    /// core ranks it reaches): then the result is the best meeting below the core.
+    @inline(__always)
+    func search(_ sources: UnsafeBufferPointer<CHEndpoint>, _ targets: UnsafeBufferPointer<CHEndpoint>,
+                forwardCore: inout CoreAccessList, backwardCore: inout CoreAccessList) -> (distance: UInt64, meet: UInt32) {
         let q = nextStamp()
         var forward = forwardState.buffers
         var backward = backwardState.buffers
-        forward.start(sources, stamp: q, nodeCount: graph.nodeCount)
-        backward.start(targets, stamp: q, nodeCount: graph.nodeCount)
+        forward.start(sources, stamp: q, nodeCount: graph.nodeCount, core: &forwardCore)
+        backward.start(targets, stamp: q, nodeCount: graph.nodeCount, core: &backwardCore)
         var best = UInt64.max
         var meet = UInt32.max
         var settled = 0
         let g = graph
-        var whole = CoreAccessList.none
         while true {
             let forwardKey = forward.heap.minKey, backwardKey = backward.heap.minKey
             // Every path still to be found costs at least the smaller queue minimum.
@@ -116,10 +124,10 @@ public final class CHQuery {
             settled &+= 1
             if forwardKey <= backwardKey {
                 forward.settleNext(other: backward, graph: g, stamp: q, stallBit: CHDirection.backward, best: &best, meet: &meet,
-                                   core: &whole)
+                                   core: &forwardCore)
             } else {
                 backward.settleNext(other: forward, graph: g, stamp: q, stallBit: CHDirection.forward, best: &best, meet: &meet,
-                                    core: &whole)
+                                    core: &backwardCore)
             }
         }
         lastSettledCount = settled
