@@ -114,6 +114,18 @@ public struct GraphBuild {
         let grid = SegmentGrid(g)
         stage("index")
 
+        let layout = ch.searchLayout()
+        let core = ch.firstOut.withUnsafeBufferPointer { firstOut in
+            layout.arcs.withUnsafeBufferPointer { arcs in
+                layout.middle.withUnsafeBufferPointer { middle in
+                    let view = CHGraphView(nodeCount: ch.nodeCount, firstOut: firstOut, arcs: arcs, middle: middle)
+                    return CHCoreTable.build(view, size: coreSize, threads: threads)
+                }
+            }
+        }
+        summary.coreRanks = Int(Double(core.count).squareRoot().rounded())
+        stage("core")
+
         var w = GraphFileWriter(dataVersion: tileSet.dataVersion, profileName: tileSet.profileName, profileHash: tileSet.profileHash)
         w.set(.nodeCount, g.nodeCount)
         w.set(.edgeCount, g.edgeCount)
@@ -160,23 +172,13 @@ public struct GraphBuild {
         w.add(.rankWeight, rankWeight)
         w.add(.rankComponent, rankComponent)
         w.add(.componentSizes, sizes.map { UInt32($0) })
-        let layout = ch.searchLayout()
         w.add(.chFirstOut, ch.firstOut)
         w.add(.chMiddle, layout.middle)
         var packed: [UInt32] = []
         packed.reserveCapacity(2 * layout.arcs.count)
         for arc in layout.arcs { packed.append(arc.headAndDirection); packed.append(arc.weight) }
         w.add(.chArcs, packed)
-        let core = ch.firstOut.withUnsafeBufferPointer { firstOut in
-            layout.arcs.withUnsafeBufferPointer { arcs in
-                layout.middle.withUnsafeBufferPointer { middle in
-                    let view = CHGraphView(nodeCount: ch.nodeCount, firstOut: firstOut, arcs: arcs, middle: middle)
-                    return CHCoreTable.build(view, size: coreSize, threads: threads)
-                }
-            }
-        }
         w.add(.chCoreDistances, core)
-        summary.coreRanks = Int(Double(core.count).squareRoot().rounded())
         w.add(.gridCellFirst, grid.cellFirst)
         w.add(.gridCellEdges, grid.cellEdges)
         w.add(.gridCellEdgeBox, grid.cellEdgeBox)
