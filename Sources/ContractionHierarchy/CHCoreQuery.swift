@@ -3,13 +3,25 @@
 /// answer is the best of the meetings below the core and, over every pair of access ranks,
 /// forward label + table entry + backward label.
 extension CHQuery {
+    /// One arc of a path through the core, `from → to` in travel order: arc `arc` of the upward
+    /// graph, stored at the lower of the two.
+    typealias CoreHop = (arc: UInt32, from: UInt32, to: UInt32)
+
     func coreDistance(_ sources: UnsafeBufferPointer<CHEndpoint>, _ targets: UnsafeBufferPointer<CHEndpoint>,
                       core: CHCoreTable) -> UInt64 {
+        coreSearch(sources, targets, core: core).distance
+    }
+
+    /// The distance, and where the best path is: met below the core at `meet`, or through the
+    /// core from access rank `entry` (forward labels) to `exit` (backward labels).
+    func coreSearch(_ sources: UnsafeBufferPointer<CHEndpoint>, _ targets: UnsafeBufferPointer<CHEndpoint>,
+                    core: CHCoreTable) -> (distance: UInt64, meet: UInt32, entry: UInt32, exit: UInt32) {
         let lists = coreAccess(core)
         var forwardAccess = CoreAccessList(first: UInt32(core.first), ranks: lists.forward)
         var backwardAccess = CoreAccessList(first: UInt32(core.first), ranks: lists.backward)
-        var best = search(sources, targets, forwardCore: &forwardAccess, backwardCore: &backwardAccess).distance
-        guard let table = core.distances.baseAddress else { return best }
+        var (best, meet) = search(sources, targets, forwardCore: &forwardAccess, backwardCore: &backwardAccess)
+        var pair: (Int, Int)?
+        guard let table = core.distances.baseAddress else { return (best, meet, meet, meet) }
         let forwardSet = lists.forwardSet.fill(forwardAccess, labels: forwardState.buffers.label, below: best, first: core.first)
             .pruned(table: table, size: core.size, forward: true)
         let backwardSet = lists.backwardSet.fill(backwardAccess, labels: backwardState.buffers.label, below: best, first: core.first)
@@ -21,10 +33,87 @@ extension CHQuery {
                 let middle = row[Int(backwardSet.index[j])]
                 if middle == CHCoreTable.unreachable { continue }
                 let total = head &+ UInt64(middle) &+ backwardSet.distance[j]
-                if total < best { best = total }
+                if total < best { best = total; pair = (i, j) }
             }
         }
-        return best
+        guard let (i, j) = pair else { return (best, meet, meet, meet) }
+        meet = UInt32.max
+        return (best, meet, UInt32(Int(forwardSet.index[i]) + core.first), UInt32(Int(backwardSet.index[j]) + core.first))
+    }
+
+    /// A shortest path within the core from `entry` to `exit`, as arcs in travel order, rebuilt
+    /// backwards from `exit`: the arc into each rank from a predecessor whose table distance
+    /// from `entry` plus the arc's weight is the rank's (so all lookups read `entry`'s row).
+    /// Nil if no arc fits (a damaged table, or zero-weight arcs leading only back onto the path).
+    func corePath(from entry: UInt32, to exit: UInt32, core: CHCoreTable) -> [CoreHop]? {
+        let into = coreInArcs(core)
+        let first = core.first, row = Int(entry) - first
+        var hops: [CoreHop] = []
+        var y = exit
+        while y != entry {
+            let dy = core.distances[row * core.size + Int(y) - first]
+            var found: CoreHop?
+            for k in Int(into.first[Int(y) - first])..<Int(into.first[Int(y) - first + 1]) {
+                let x = into.tails[k], arc = into.arcs[k]
+                // Zero-weight arcs could lead back to a rank already on the path.
+                if x == exit || hops.contains(where: { $0.from == x }) { continue }
+                let dx = core.distances[row * core.size + Int(x) - first]
+                if dx != CHCoreTable.unreachable && UInt64(dx) + UInt64(graph.arcs[Int(arc)].weight) == UInt64(dy) {
+                    found = (arc, x, y)
+                    break
+                }
+            }
+            guard let hop = found else { return nil }
+            hops.append(hop)
+            y = hop.from
+        }
+        return hops.reversed()
+    }
+
+    /// Where a path is read from: the forward tree's end `upEnd`, the backward tree's start
+    /// `downStart`, and the core arcs between them (none when the two meet below the core, or
+    /// for a graph without a core). Nil when no target is reachable.
+    func pathSearch(_ sources: [CHEndpoint], _ targets: [CHEndpoint])
+        -> (distance: UInt64, upEnd: UInt32, downStart: UInt32, hops: [CoreHop])? {
+        guard let core = graph.core else {
+            let (best, meet) = search(sources: sources, targets: targets)
+            return best == UInt64.max ? nil : (best, meet, meet, [])
+        }
+        let found = sources.withUnsafeBufferPointer { s in targets.withUnsafeBufferPointer { t in coreSearch(s, t, core: core) } }
+        guard found.distance != UInt64.max else { return nil }
+        if found.meet != UInt32.max { return (found.distance, found.meet, found.meet, []) }
+        guard let hops = corePath(from: found.entry, to: found.exit, core: core) else {
+            // Then the whole hierarchy's search finds the path (with the same length).
+            let (best, meet) = search(sources: sources, targets: targets)
+            return best == UInt64.max ? nil : (best, meet, meet, [])
+        }
+        return (found.distance, found.entry, found.exit, hops)
+    }
+}
+
+/// The arcs into each core rank from other core ranks (the upward graph stores each at its lower
+/// end, so a rank's incoming arcs are scattered): built once per query object, on its first path.
+final class CoreInArcs {
+    let first: [Int32]
+    let tails: [UInt32]
+    let arcs: [UInt32]
+
+    init(graph g: CHGraphView, core: CHCoreTable) {
+        var entries: [(head: Int, tail: UInt32, arc: UInt32)] = []
+        for v in core.first..<g.nodeCount {
+            for a in Int(g.firstOut[v])..<Int(g.firstOut[v + 1]) {
+                let arc = g.arcs[a], x = arc.head
+                if arc.allows(CHDirection.forward) { entries.append((Int(x) - core.first, UInt32(v), UInt32(a))) }
+                if arc.allows(CHDirection.backward) { entries.append((v - core.first, x, UInt32(a))) }
+            }
+        }
+        entries.sort { ($0.head, $0.tail, $0.arc) < ($1.head, $1.tail, $1.arc) }
+        var first = [Int32](repeating: 0, count: core.size + 1)
+        for e in entries { first[e.head + 1] += 1 }
+        for i in 0..<core.size { first[i + 1] += first[i] }
+        self.first = first
+        tails = entries.map(\.tail)
+        arcs = entries.map(\.arc)
     }
 }
 

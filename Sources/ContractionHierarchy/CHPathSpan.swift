@@ -24,8 +24,7 @@ extension CHQuery {
     /// (`CHArcLengths`) instead of unpacking it: a road's length beside its time, at about the
     /// cost of the search. Nil if unreachable; the span is nil if the hierarchy does not unpack.
     public func pathSpan(sources: [CHEndpoint], targets: [CHEndpoint], metric: CHNodeMetric) -> (distance: UInt64, span: CHPathSpan?)? {
-        let (best, meet) = search(sources: sources, targets: targets)
-        guard best != UInt64.max else { return nil }
+        guard let found = pathSearch(sources, targets) else { return nil }
         let lengths: CHArcLengths
         if let existing = arcLengths, existing.metric === metric {
             lengths = existing
@@ -35,8 +34,8 @@ extension CHQuery {
         }
         // As in path(sources:targets:): the backward tree's arc from parent x up to y means
         // y → x, the forward tree's x → y.
-        func walk(_ labels: UnsafeMutablePointer<SearchLabel>, bit: UInt8) -> (end: UInt32, length: UInt64)? {
-            var v = meet, total: UInt64 = 0
+        func walk(_ labels: UnsafeMutablePointer<SearchLabel>, from start: UInt32, bit: UInt8) -> (end: UInt32, length: UInt64)? {
+            var v = start, total: UInt64 = 0
             while labels[Int(v)].parentArc != UpwardSearchBuffers.noArc {
                 let arc = labels[Int(v)].parentArc, parent = graph.tail(ofArc: arc)
                 guard let l = lengths.length(arc: Int(arc), tail: parent, bit: bit) else { return nil }
@@ -45,9 +44,17 @@ extension CHQuery {
             }
             return (v, total)
         }
-        guard let down = walk(backwardState.buffers.label, bit: CHDirection.backward),
-              let up = walk(forwardState.buffers.label, bit: CHDirection.forward) else { return (best, nil) }
-        return (best, CHPathSpan(first: up.end, last: down.end, length: up.length &+ down.length,
-                                 isSingleNode: up.end == meet && down.end == meet))
+        // A core arc is stored at its lower end; from the lower to the higher rank it is used forward.
+        var middle: UInt64 = 0
+        for hop in found.hops {
+            let upward = hop.from < hop.to
+            guard let l = lengths.length(arc: Int(hop.arc), tail: min(hop.from, hop.to),
+                                         bit: upward ? CHDirection.forward : CHDirection.backward) else { return (found.distance, nil) }
+            middle &+= l
+        }
+        guard let down = walk(backwardState.buffers.label, from: found.downStart, bit: CHDirection.backward),
+              let up = walk(forwardState.buffers.label, from: found.upEnd, bit: CHDirection.forward) else { return (found.distance, nil) }
+        return (found.distance, CHPathSpan(first: up.end, last: down.end, length: up.length &+ middle &+ down.length,
+                                           isSingleNode: found.hops.isEmpty && up.end == found.upEnd && down.end == found.downStart))
     }
 }

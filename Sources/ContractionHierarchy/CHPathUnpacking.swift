@@ -11,23 +11,23 @@ extension CHQuery {
     /// chosen source to the chosen target; consecutive ranks are joined by an original arc.
     /// A single node when the best source and target are the same node.
     public func path(sources: [CHEndpoint], targets: [CHEndpoint]) -> (distance: UInt64, nodes: [UInt32])? {
-        let (best, meet) = search(sources: sources, targets: targets)
-        guard best != UInt64.max else { return nil }
+        guard let found = pathSearch(sources, targets) else { return nil }
         // The up-down path's arcs, last first (the unpacking stack's order): the backward tree
-        // from the target up to the meeting node, then the forward tree from there down to the
-        // source. Arcs are stored at their lower end; the backward tree's arc from parent x (lower)
-        // up to y means y → x.
+        // from the target up to where it starts (the meeting node, or the core's exit), the core
+        // arcs if any, then the forward tree from its end down to the source. Arcs are stored at
+        // their lower end; the backward tree's arc from parent x (lower) up to y means y → x.
         var pending: [PendingArc] = []
         let forward = forwardState.buffers.label, backward = backwardState.buffers.label
         var down: [PendingArc] = []
-        var v = meet
+        var v = found.downStart
         while backward[Int(v)].parentArc != UpwardSearchBuffers.noArc {
             let arc = backward[Int(v)].parentArc, parent = graph.tail(ofArc: arc)
             down.append((v, parent, graph.middle[Int(arc)]))
             v = parent
         }
         pending.append(contentsOf: down.reversed())
-        v = meet
+        for hop in found.hops.reversed() { pending.append((hop.from, hop.to, graph.middle[Int(hop.arc)])) }
+        v = found.upEnd
         while forward[Int(v)].parentArc != UpwardSearchBuffers.noArc {
             let arc = forward[Int(v)].parentArc, parent = graph.tail(ofArc: arc)
             pending.append((parent, v, graph.middle[Int(arc)]))
@@ -35,7 +35,7 @@ extension CHQuery {
         }
         var nodes: [UInt32] = [v]
         guard unpack(&pending, into: &nodes) else { return nil }
-        return (best, nodes)
+        return (found.distance, nodes)
     }
 
     /// The path between two ranks, or nil if unreachable.

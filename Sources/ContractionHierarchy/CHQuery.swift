@@ -27,6 +27,8 @@ public final class CHQuery {
     var arcLengths: CHArcLengths?
     /// Scratch of `coreDistance` (allocated on first use).
     private var coreLists: CoreAccessLists?
+    /// The core's incoming arcs, for paths through it (built on first use).
+    private var coreInArcIndex: CoreInArcs?
 
     /// Nodes settled by the last query in both directions together (for measurements).
     public internal(set) var lastSettledCount = 0
@@ -72,6 +74,13 @@ public final class CHQuery {
     func distance(_ sources: UnsafeBufferPointer<CHEndpoint>, _ targets: UnsafeBufferPointer<CHEndpoint>) -> UInt64 {
         if let core = graph.core { return coreDistance(sources, targets, core: core) }
         return search(sources, targets).distance
+    }
+
+    func coreInArcs(_ core: CHCoreTable) -> CoreInArcs {
+        if let index = coreInArcIndex { return index }
+        let index = CoreInArcs(graph: graph, core: core)
+        coreInArcIndex = index
+        return index
     }
 
     func coreAccess(_ core: CHCoreTable) -> CoreAccessLists {

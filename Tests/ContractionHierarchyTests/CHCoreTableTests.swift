@@ -30,6 +30,21 @@ final class CHCoreTableTests: XCTestCase {
         ExactnessChecker(nodeCount: union.nodeCount, arcs: union.arcs, coreSize: 100).checkAll(seed: 16, pairs: 2000)
     }
 
+    /// Paths through the core are rebuilt from the table; zero-weight cycles in the core give
+    /// ranks several equally near predecessors, some leading back onto the path.
+    func testCorePathsThroughZeroWeightCycles() {
+        var rng = SplitMix64(seed: 22)
+        var arcs = ArcList()
+        let n = 300
+        for _ in 0..<(3 * n) {
+            let w = rng.chance(0.6) ? 0 : UInt32(1 + rng.below(3))
+            arcs.append(tail: UInt32(rng.below(n)), head: UInt32(rng.below(n)), weight: w)
+        }
+        for core in [20, 80, n] {
+            ExactnessChecker(nodeCount: n, arcs: arcs, coreSize: core).checkAll(seed: UInt64(core), pairs: 1500)
+        }
+    }
+
     /// The core must take over most of a search: on a road graph, far fewer nodes are settled.
     func testCoreSearchSettlesFewerNodes() {
         let road = TestGraphs.edgeBasedRoadGraph(targetNodes: 4000, seed: 17)
