@@ -1,16 +1,11 @@
-/// Distance-only queries with a core table (`CHCoreTable`): both upward searches stay below the
-/// core, labelling the core ranks they reach (their access ranks) without settling them; the
-/// answer is the best of the meetings below the core and, over every pair of access ranks,
-/// forward label + table entry + backward label.
+/// Queries with a core table (`CHCoreTable`): both upward searches stay below the core,
+/// labelling the core ranks they reach (their access ranks) without settling them; the answer is
+/// the best of the meetings below the core and, over every pair of access ranks, forward label +
+/// table entry + backward label. A path through the core is rebuilt from the table.
 extension CHQuery {
     /// One arc of a path through the core, `from → to` in travel order: arc `arc` of the upward
     /// graph, stored at the lower of the two.
     typealias CoreHop = (arc: UInt32, from: UInt32, to: UInt32)
-
-    func coreDistance(_ sources: UnsafeBufferPointer<CHEndpoint>, _ targets: UnsafeBufferPointer<CHEndpoint>,
-                      core: CHCoreTable) -> UInt64 {
-        coreSearch(sources, targets, core: core).distance
-    }
 
     /// The distance, and where the best path is: met below the core at `meet`, or through the
     /// core from access rank `entry` (forward labels) to `exit` (backward labels).
@@ -100,12 +95,8 @@ final class CoreInArcs {
 
     init(graph g: CHGraphView, core: CHCoreTable) {
         var entries: [(head: Int, tail: UInt32, arc: UInt32)] = []
-        for v in core.first..<g.nodeCount {
-            for a in Int(g.firstOut[v])..<Int(g.firstOut[v + 1]) {
-                let arc = g.arcs[a], x = arc.head
-                if arc.allows(CHDirection.forward) { entries.append((Int(x) - core.first, UInt32(v), UInt32(a))) }
-                if arc.allows(CHDirection.backward) { entries.append((v - core.first, x, UInt32(a))) }
-            }
+        CHCoreTable.forEachArc(in: g, first: core.first) { from, to, _, arc in
+            entries.append((to, UInt32(core.first + from), UInt32(arc)))
         }
         entries.sort { ($0.head, $0.tail, $0.arc) < ($1.head, $1.tail, $1.arc) }
         var first = [Int32](repeating: 0, count: core.size + 1)
@@ -138,7 +129,7 @@ struct CoreAccessList {
     }
 }
 
-/// Per-query scratch of `CHQuery.coreDistance`: each side's access ranks, and the same as table
+/// Per-query scratch of `CHQuery.coreSearch`: each side's access ranks, and the same as table
 /// indexes with their distances.
 final class CoreAccessLists {
     let forward: UnsafeMutablePointer<UInt32>

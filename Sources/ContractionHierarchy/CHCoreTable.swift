@@ -1,7 +1,7 @@
 import OffgridCore
 
 /// Shortest distances between every two of the hierarchy's top ranks (its core), so that a
-/// distance query searches only below them and finishes with table lookups.
+/// query searches only below them and finishes with table lookups (`CHCoreQuery.swift`).
 ///
 /// Why it is exact: on a shortest up-down path, the first core node `a` of the upward half and the
 /// last core node `b` of the downward half enclose only nodes above them, all in the core; so
@@ -52,13 +52,7 @@ public struct CHCoreTable: @unchecked Sendable {
         // The core's arcs as a forward adjacency on core indexes (tails, heads and weights).
         var degree = [UInt32](repeating: 0, count: size + 1)
         var arcs: [(tail: Int, head: UInt32, weight: UInt32)] = []
-        for v in first..<g.nodeCount {
-            for a in Int(g.firstOut[v])..<Int(g.firstOut[v + 1]) {
-                let arc = g.arcs[a], x = Int(arc.head) - first
-                if arc.allows(CHDirection.forward) { arcs.append((v - first, UInt32(x), arc.weight)) }
-                if arc.allows(CHDirection.backward) { arcs.append((x, UInt32(v - first), arc.weight)) }
-            }
-        }
+        forEachArc(in: g, first: first) { from, to, weight, _ in arcs.append((from, UInt32(to), weight)) }
         for arc in arcs { degree[arc.tail + 1] += 1 }
         for i in 0..<size { degree[i + 1] += degree[i] }
         var next = degree, heads = [UInt32](repeating: 0, count: arcs.count), weights = heads
@@ -104,6 +98,20 @@ public struct CHCoreTable: @unchecked Sendable {
         return tooLong ? [] : table
     }
 
+    /// Calls `body` with each arc between core ranks of `g` (those from `first` up) in its travel
+    /// direction, as core indexes (rank − first): an arc usable both ways twice. `arc` is its
+    /// index in `g.arcs`, stored at the lower of the two ranks.
+    static func forEachArc(in g: CHGraphView, first: Int,
+                           _ body: (_ from: Int, _ to: Int, _ weight: UInt32, _ arc: Int) -> Void) {
+        for v in first..<g.nodeCount {
+            for a in Int(g.firstOut[v])..<Int(g.firstOut[v + 1]) {
+                let arc = g.arcs[a], x = Int(arc.head) - first
+                if arc.allows(CHDirection.forward) { body(v - first, x, arc.weight, a) }
+                if arc.allows(CHDirection.backward) { body(x, v - first, arc.weight, a) }
+            }
+        }
+    }
+
     /// The first problem of the table against the hierarchy `g`, or nil. The quick checks (every
     /// open): zeros on the diagonal, and no entry above the weight of a core arc between its two
     /// ranks. With `complete`, also that the entries are the core's shortest distances: no arc
@@ -114,16 +122,12 @@ public struct CHCoreTable: @unchecked Sendable {
         for a in 0..<size where distances[a * size + a] != 0 {
             return "core distance from rank \(first + a) to itself is \(distances[a * size + a])"
         }
-        for v in first..<g.nodeCount {
-            for i in Int(g.firstOut[v])..<Int(g.firstOut[v + 1]) {
-                let arc = g.arcs[i], x = Int(arc.head) - first, u = v - first
-                if arc.allows(CHDirection.forward) && distances[u * size + x] > arc.weight {
-                    return "core distance from rank \(v) to rank \(arc.head) exceeds their arc's weight \(arc.weight)"
-                }
-                if arc.allows(CHDirection.backward) && distances[x * size + u] > arc.weight {
-                    return "core distance from rank \(arc.head) to rank \(v) exceeds their arc's weight \(arc.weight)"
-                }
-            }
+        var aboveArc: (from: Int, to: Int, weight: UInt32)?
+        Self.forEachArc(in: g, first: first) { from, to, weight, _ in
+            if aboveArc == nil && distances[from * size + to] > weight { aboveArc = (from, to, weight) }
+        }
+        if let (from, to, weight) = aboveArc {
+            return "core distance from rank \(first + from) to rank \(first + to) exceeds their arc's weight \(weight)"
         }
         guard complete else { return nil }
         // For each source row: relax every core arc once; an entry that an arc shortens is too
@@ -140,13 +144,7 @@ public struct CHCoreTable: @unchecked Sendable {
                 if there == Self.unreachable || through < UInt64(there) { longer = longer ?? (from, to) }
                 if through == UInt64(there) { made[to] = true }
             }
-            for v in first..<g.nodeCount {
-                for i in Int(g.firstOut[v])..<Int(g.firstOut[v + 1]) {
-                    let arc = g.arcs[i], x = Int(arc.head) - first, u = v - first
-                    if arc.allows(CHDirection.forward) { relax(u, x, arc.weight) }
-                    if arc.allows(CHDirection.backward) { relax(x, u, arc.weight) }
-                }
-            }
+            Self.forEachArc(in: g, first: first) { from, to, weight, _ in relax(from, to, weight) }
             if let (from, to) = longer {
                 return "core distance from rank \(first + a) to rank \(first + to) is longer than a path through rank \(first + from)"
             }

@@ -35,7 +35,7 @@ public struct CHGraphView: @unchecked Sendable {
     public let firstOut: UnsafeBufferPointer<UInt32>
     public let arcs: UnsafeBufferPointer<CHArc>
     public let middle: UnsafeBufferPointer<UInt32>
-    /// Distances between the top ranks, for distance-only queries (nil: they search all ranks).
+    /// Distances between the top ranks, which queries search below (nil: they search all ranks).
     public let core: CHCoreTable?
 
     /// Checks only the array lengths (O(1)); call `validate()` on untrusted data.

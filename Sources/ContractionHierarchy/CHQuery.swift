@@ -25,7 +25,7 @@ public final class CHQuery {
     var bucketScratch: BucketScratch?
     /// Cached arc sums of `pathSpan` (for the last metric asked for).
     var arcLengths: CHArcLengths?
-    /// Scratch of `coreDistance` (allocated on first use).
+    /// Scratch of `coreSearch` (allocated on first use).
     private var coreLists: CoreAccessLists?
     /// The core's incoming arcs, for paths through it (built on first use).
     private var coreInArcIndex: CoreInArcs?
@@ -72,7 +72,7 @@ public final class CHQuery {
 
     /// The distance alone (UInt64.max if none): through the core table when the graph has one.
     func distance(_ sources: UnsafeBufferPointer<CHEndpoint>, _ targets: UnsafeBufferPointer<CHEndpoint>) -> UInt64 {
-        if let core = graph.core { return coreDistance(sources, targets, core: core) }
+        if let core = graph.core { return coreSearch(sources, targets, core: core).distance }
         return search(sources, targets).distance
     }
 
