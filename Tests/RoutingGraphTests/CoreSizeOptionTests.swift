@@ -9,7 +9,7 @@ import XCTest
 final class CoreSizeOptionTests: XCTestCase {
     func testCoreSizeChangesTheTableNotTheAnswers() throws {
         let (dir, defaultGraph, summary) = try GraphFileTests.sampleGraph()
-        XCTAssertEqual(summary.coreRanks, 1024)
+        XCTAssertEqual(summary.coreRanks, 1536)
         let tiles = dir.appendingPathComponent("tiles").path
         var rng = SplitMix64(seed: 21)
         let queries = (0..<300).map { i -> String in
