@@ -7,16 +7,19 @@ extension CHQuery {
     /// graph, stored at the lower of the two.
     typealias CoreHop = (arc: UInt32, from: UInt32, to: UInt32)
 
-    /// The distance, and where the best path is: met below the core at `meet`, or through the
-    /// core from access rank `entry` (forward labels) to `exit` (backward labels).
+    /// The distance, and where the best path leaves the forward tree (`entry`) and joins the
+    /// backward tree (`exit`): the same rank when the searches met below the core or at one
+    /// core rank, else two access ranks joined through the core.
     func coreSearch(_ sources: UnsafeBufferPointer<CHEndpoint>, _ targets: UnsafeBufferPointer<CHEndpoint>,
-                    core: CHCoreTable) -> (distance: UInt64, meet: UInt32, entry: UInt32, exit: UInt32) {
+                    core: CHCoreTable) -> (distance: UInt64, entry: UInt32, exit: UInt32) {
         let lists = coreAccess(core)
         var forwardAccess = CoreAccessList(first: UInt32(core.first), ranks: lists.forward)
         var backwardAccess = CoreAccessList(first: UInt32(core.first), ranks: lists.backward)
-        var (best, meet) = search(sources, targets, forwardCore: &forwardAccess, backwardCore: &backwardAccess)
+        let below = search(sources, targets, forwardCore: &forwardAccess, backwardCore: &backwardAccess)
+        var best = below.distance
+        let meet = below.meet
         var pair: (Int, Int)?
-        guard let table = core.distances.baseAddress else { return (best, meet, meet, meet) }
+        guard let table = core.distances.baseAddress else { return (best, meet, meet) }
         let forwardSet = lists.forwardSet.fill(forwardAccess, labels: forwardState.buffers.label, below: best, first: core.first)
             .pruned(table: table, size: core.size, forward: true)
         let backwardSet = lists.backwardSet.fill(backwardAccess, labels: backwardState.buffers.label, below: best, first: core.first)
@@ -31,13 +34,12 @@ extension CHQuery {
                 if total < best { best = total; pair = (i, j) }
             }
         }
-        guard let (i, j) = pair else { return (best, meet, meet, meet) }
-        meet = UInt32.max
-        return (best, meet, UInt32(Int(forwardSet.index[i]) + core.first), UInt32(Int(backwardSet.index[j]) + core.first))
+        guard let (i, j) = pair else { return (best, meet, meet) }
+        return (best, UInt32(Int(forwardSet.index[i]) + core.first), UInt32(Int(backwardSet.index[j]) + core.first))
     }
 
-    /// A shortest path within the core from `entry` to `exit`, as arcs in travel order, rebuilt
-    /// backwards from `exit`: the arc into each rank from a predecessor whose table distance
+    /// A shortest path within the core from `entry` to `exit` (none when they are one rank), as
+    /// arcs in travel order, rebuilt backwards from `exit`: the arc into each rank from a predecessor whose table distance
     /// from `entry` plus the arc's weight is the rank's (so all lookups read `entry`'s row).
     /// Nil if no arc fits (a damaged table, or zero-weight arcs leading only back onto the path).
     func corePath(from entry: UInt32, to exit: UInt32, core: CHCoreTable) -> [CoreHop]? {
@@ -70,18 +72,15 @@ extension CHQuery {
     /// for a graph without a core). Nil when no target is reachable.
     func pathSearch(_ sources: [CHEndpoint], _ targets: [CHEndpoint])
         -> (distance: UInt64, upEnd: UInt32, downStart: UInt32, hops: [CoreHop])? {
-        guard let core = graph.core else {
+        func wholeHierarchy() -> (distance: UInt64, upEnd: UInt32, downStart: UInt32, hops: [CoreHop])? {
             let (best, meet) = search(sources: sources, targets: targets)
             return best == UInt64.max ? nil : (best, meet, meet, [])
         }
+        guard let core = graph.core else { return wholeHierarchy() }
         let found = sources.withUnsafeBufferPointer { s in targets.withUnsafeBufferPointer { t in coreSearch(s, t, core: core) } }
         guard found.distance != UInt64.max else { return nil }
-        if found.meet != UInt32.max { return (found.distance, found.meet, found.meet, []) }
-        guard let hops = corePath(from: found.entry, to: found.exit, core: core) else {
-            // Then the whole hierarchy's search finds the path (with the same length).
-            let (best, meet) = search(sources: sources, targets: targets)
-            return best == UInt64.max ? nil : (best, meet, meet, [])
-        }
+        // When the core path cannot be rebuilt, the whole hierarchy's search finds one as short.
+        guard let hops = corePath(from: found.entry, to: found.exit, core: core) else { return wholeHierarchy() }
         return (found.distance, found.entry, found.exit, hops)
     }
 }
@@ -136,10 +135,8 @@ final class CoreAccessLists {
     let backward: UnsafeMutablePointer<UInt32>
     let forwardSet: CoreAccessSet
     let backwardSet: CoreAccessSet
-    let capacity: Int
 
     init(capacity: Int) {
-        self.capacity = capacity
         forward = .allocate(capacity: capacity)
         backward = .allocate(capacity: capacity)
         forwardSet = CoreAccessSet(index: .allocate(capacity: capacity), distance: .allocate(capacity: capacity), count: 0)

@@ -21,16 +21,18 @@ public struct CHCoreTable: @unchecked Sendable {
     /// The table of a hierarchy with `nodeCount` ranks; nil for an empty table (no core) or one
     /// whose length is not the square of a size up to `nodeCount`.
     public init?(nodeCount: Int, distances: UnsafeBufferPointer<UInt32>) {
-        let size = Int(Double(distances.count).squareRoot().rounded())
-        guard size > 0, size * size == distances.count, size <= nodeCount else { return nil }
-        self.first = nodeCount - size
-        self.size = size
+        guard distances.count > 0, Self.isValidLength(distances.count, nodeCount: nodeCount) else { return nil }
+        size = Self.size(ofLength: distances.count)
+        first = nodeCount - size
         self.distances = distances
     }
 
+    /// The core size of a table of `count` entries (its square root, rounded).
+    public static func size(ofLength count: Int) -> Int { Int(Double(count).squareRoot().rounded()) }
+
     /// Whether a table of `count` entries fits a hierarchy of `nodeCount` ranks (0 is no core).
     public static func isValidLength(_ count: Int, nodeCount: Int) -> Bool {
-        let size = Int(Double(count).squareRoot().rounded())
+        let size = size(ofLength: count)
         return size * size == count && size <= nodeCount
     }
 
@@ -48,49 +50,29 @@ public struct CHCoreTable: @unchecked Sendable {
     public static func build(_ g: CHGraphView, size: Int, threads: Int) -> [UInt32] {
         let size = min(max(0, size), g.nodeCount, maxSize)
         guard size > 0 else { return [] }
-        let first = g.nodeCount - size
-        // The core's arcs as a forward adjacency on core indexes (tails, heads and weights).
-        var degree = [UInt32](repeating: 0, count: size + 1)
-        var arcs: [(tail: Int, head: UInt32, weight: UInt32)] = []
-        forEachArc(in: g, first: first) { from, to, weight, _ in arcs.append((from, UInt32(to), weight)) }
-        for arc in arcs { degree[arc.tail + 1] += 1 }
-        for i in 0..<size { degree[i + 1] += degree[i] }
-        var next = degree, heads = [UInt32](repeating: 0, count: arcs.count), weights = heads
-        for arc in arcs {
-            let slot = Int(next[arc.tail])
-            heads[slot] = arc.head
-            weights[slot] = arc.weight
-            next[arc.tail] += 1
+        // The core's arcs as a plain graph on core indexes, one Dijkstra from each of its nodes.
+        var arcs = ArcList()
+        forEachArc(in: g, first: g.nodeCount - size) { from, to, weight, _ in
+            arcs.append(tail: UInt32(from), head: UInt32(to), weight: weight)
         }
+        let coreGraph = CSRGraph(nodeCount: size, arcs: arcs)
         var table = [UInt32](repeating: unreachable, count: size * size)
         var tooLong = false
         table.withUnsafeMutableBufferPointer { table in
-            let workers = max(1, threads)
+            let workers = max(1, min(threads, size))
+            let searches = (0..<workers).map { _ in DijkstraQuery(coreGraph) }
             var overflow = [Bool](repeating: false, count: workers)
             overflow.withUnsafeMutableBufferPointer { overflow in
                 Parallel.forEachChunk(count: size, threads: workers, chunkSize: 16) { worker, sources in
-                    let heap = IndexedHeap.Storage(capacity: size)
-                    var h = heap.heap
-                    var dist = [UInt64](repeating: UInt64.max, count: size)
-                    for s in sources {
-                        for i in 0..<size { dist[i] = UInt64.max }
-                        dist[s] = 0
-                        h.clear()
-                        h.push(UInt32(s), key: 0)
-                        while !h.isEmpty {
-                            let (v, d) = h.popMin()
-                            for k in Int(degree[Int(v)])..<Int(degree[Int(v) + 1]) {
-                                let x = Int(heads[k]), nd = d + UInt64(weights[k])
-                                if dist[x] == UInt64.max { dist[x] = nd; h.push(UInt32(x), key: nd) }
-                                else if nd < dist[x] { dist[x] = nd; h.decrease(UInt32(x), to: nd) }
+                    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: size) { dist in
+                        for s in sources {
+                            searches[worker].distances(from: UInt32(s), into: dist)
+                            for x in 0..<size where dist[x] != UInt64.max {
+                                if dist[x] >= UInt64(unreachable) { overflow[worker] = true }
+                                table[s * size + x] = UInt32(truncatingIfNeeded: dist[x])
                             }
                         }
-                        for x in 0..<size where dist[x] != UInt64.max {
-                            if dist[x] >= UInt64(unreachable) { overflow[worker] = true }
-                            table[s * size + x] = UInt32(truncatingIfNeeded: dist[x])
-                        }
                     }
-                    withExtendedLifetime(heap) {}
                 }
             }
             tooLong = overflow.contains(true)

@@ -84,7 +84,7 @@ public final class CHQuery {
     }
 
     func coreAccess(_ core: CHCoreTable) -> CoreAccessLists {
-        if let lists = coreLists, lists.capacity >= core.size { return lists }
+        if let lists = coreLists { return lists }
         let lists = CoreAccessLists(capacity: core.size)
         coreLists = lists
         return lists

@@ -52,6 +52,15 @@ public final class DijkstraQuery {
         targetOffset.deallocate()
     }
 
+    /// The distance from `source` to every node (`UInt64.max` where unreachable): one search run
+    /// to exhaustion, with no target to stop it.
+    public func distances(from source: UInt32, into out: UnsafeMutableBufferPointer<UInt64>) {
+        precondition(out.count == nodeCount, "distances(from:into:) needs one slot per node")
+        _ = run(sources: [(source, 0)], targets: [])
+        let label = state.buffers.label
+        for v in 0..<nodeCount { out[v] = label[v].stamp == stamp ? label[v].distance : UInt64.max }
+    }
+
     /// min over s, t of `s.offset + dist(s.node, t.node) + t.offset`, nil if unreachable.
     public func distance(sources: [CHEndpoint], targets: [CHEndpoint]) -> UInt64? {
         let (best, _) = run(sources: sources, targets: targets)

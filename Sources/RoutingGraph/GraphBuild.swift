@@ -123,7 +123,7 @@ public struct GraphBuild {
                 }
             }
         }
-        summary.coreRanks = Int(Double(core.count).squareRoot().rounded())
+        summary.coreRanks = CHCoreTable.size(ofLength: core.count)
         stage("core")
 
         var w = GraphFileWriter(dataVersion: tileSet.dataVersion, profileName: tileSet.profileName, profileHash: tileSet.profileHash)
