@@ -28,22 +28,22 @@ import OffgridCore
 /// grouped by direction: forward-only arcs, then arcs usable both ways, then backward-only arcs
 /// (each group by head, weight, middle). So the arcs usable forward are a prefix of the range and
 /// those usable backward a suffix: a search relaxes or stall-tests a run of arcs with a branch
-/// that mispredicts once, not per arc. `middle` is the shortcut's middle rank (`UInt32.max` for a
-/// real arc), apart from `arcs` because only path unpacking reads it.
+/// that mispredicts once, not per arc. `middle[a]` is the shortcut's middle rank (`UInt32.max` for
+/// a real arc), stored for shortcuts only and apart from `arcs` because only path unpacking reads it.
 public struct CHGraphView: @unchecked Sendable {
     public let nodeCount: Int
     public let firstOut: UnsafeBufferPointer<UInt32>
     public let arcs: UnsafeBufferPointer<CHArc>
-    public let middle: UnsafeBufferPointer<UInt32>
+    public let middle: CHShortcutMiddles
     /// Distances between the top ranks, which queries search below (nil: they search all ranks).
     public let core: CHCoreTable?
 
     /// Checks only the array lengths (O(1)); call `validate()` on untrusted data.
     public init(nodeCount: Int, firstOut: UnsafeBufferPointer<UInt32>, arcs: UnsafeBufferPointer<CHArc>,
-                middle: UnsafeBufferPointer<UInt32>, core: CHCoreTable? = nil) {
+                middle: CHShortcutMiddles, core: CHCoreTable? = nil) {
         precondition(nodeCount < CHArc.maxNodeCount, "a hierarchy holds fewer than 2^30 nodes")
         precondition(firstOut.count == nodeCount + 1, "firstOut must have nodeCount + 1 entries")
-        precondition(arcs.count == middle.count, "arcs and middle must have the same length")
+        precondition(arcs.count == middle.arcCount, "middle must cover every arc")
         precondition(Int(firstOut[nodeCount]) == arcs.count, "firstOut must end at the arc count")
         self.nodeCount = nodeCount
         self.firstOut = firstOut
@@ -74,6 +74,7 @@ public struct CHGraphView: @unchecked Sendable {
     /// times slower: a semantic check, since path unpacking already refuses a missing half).
     public func validate(shortcutHalves: Bool = true) -> String? {
         if firstOut[0] != 0 { return "firstOut[0] is \(firstOut[0]), not 0" }
+        if let problem = middle.problem() { return "shortcut middles: \(problem)" }
         for r in 0..<nodeCount where firstOut[r] > firstOut[r + 1] {
             return "firstOut decreases at rank \(r)"
         }
@@ -90,17 +91,22 @@ public struct CHGraphView: @unchecked Sendable {
     }
 
     private func problem(in ranks: Range<Int>, shortcutHalves: Bool) -> String? {
+        // Shortcuts are met in arc order, so their middles are read in turn, not looked up.
+        let firstArc = Int(firstOut[ranks.lowerBound])
+        var nextShortcut = firstArc < arcs.count ? middle.firstShortcut(atOrAfter: firstArc) : 0
         for r in ranks {
             var previousGroup = 0
             for a in Int(firstOut[r])..<Int(firstOut[r + 1]) {
-                let h = head[a], m = middle[a], d = direction[a]
+                let h = head[a], d = direction[a]
                 if Int(h) >= nodeCount || h <= UInt32(r) { return "arc \(a) of rank \(r) points to rank \(h), not higher" }
                 if d == 0 || d > 3 { return "arc \(a) has direction \(d)" }
                 // Forward-only (1), both (3), backward-only (2): the order searches rely on.
                 let group = d == 1 ? 0 : d == 3 ? 1 : 2
                 if group < previousGroup { return "arc \(a) of rank \(r) is out of direction order" }
                 previousGroup = group
-                if m == UInt32.max { continue }
+                guard middle.isShortcut(a) else { continue }
+                let m = middle.shortcutMiddle[nextShortcut]
+                nextShortcut += 1
                 if m >= UInt32(r) { return "arc \(a) of rank \(r) has middle \(m), not lower" }
                 if !shortcutHalves { continue }
                 // Forward r → h, and backward h → r.
@@ -156,7 +162,8 @@ public final class CHGraphStorage: @unchecked Sendable {
     public let view: CHGraphView
     private let firstOut: UnsafeMutableBufferPointer<UInt32>
     private let arcs: UnsafeMutableBufferPointer<CHArc>
-    private let middle: UnsafeMutableBufferPointer<UInt32>
+    private let middleIndex: UnsafeMutableBufferPointer<UInt64>
+    private let shortcutMiddle: UnsafeMutableBufferPointer<UInt32>
     private let coreDistances: UnsafeMutableBufferPointer<UInt32>
 
     /// With `coreSize` > 0, distance queries use a table of the top `coreSize` ranks.
@@ -169,9 +176,13 @@ public final class CHGraphStorage: @unchecked Sendable {
         let layout = graph.searchLayout()
         firstOut = copy(graph.firstOut)
         arcs = copy(layout.arcs)
-        middle = copy(layout.middle)
+        let middles = CHShortcutMiddles.compact(layout.middle)
+        middleIndex = copy(middles.index)
+        shortcutMiddle = copy(middles.shortcutMiddle)
+        let middle = CHShortcutMiddles(arcCount: layout.arcs.count, index: UnsafeBufferPointer(middleIndex),
+                                       shortcutMiddle: UnsafeBufferPointer(shortcutMiddle))
         let plain = CHGraphView(nodeCount: graph.nodeCount, firstOut: UnsafeBufferPointer(firstOut),
-                                arcs: UnsafeBufferPointer(arcs), middle: UnsafeBufferPointer(middle))
+                                arcs: UnsafeBufferPointer(arcs), middle: middle)
         coreDistances = copy(CHCoreTable.build(plain, size: coreSize, threads: 1))
         view = CHGraphView(nodeCount: graph.nodeCount, firstOut: plain.firstOut, arcs: plain.arcs, middle: plain.middle,
                            core: CHCoreTable(nodeCount: graph.nodeCount, distances: UnsafeBufferPointer(coreDistances)))
@@ -180,7 +191,8 @@ public final class CHGraphStorage: @unchecked Sendable {
     deinit {
         firstOut.baseAddress?.deallocate()
         arcs.baseAddress?.deallocate()
-        middle.baseAddress?.deallocate()
+        middleIndex.baseAddress?.deallocate()
+        shortcutMiddle.baseAddress?.deallocate()
         coreDistances.baseAddress?.deallocate()
     }
 }

@@ -48,10 +48,11 @@ extension CHQuery {
     ///
     /// A shortcut `a → b` via `m` is `a → m` then `m → b`; both halves are stored at `m`, the
     /// lowest of the three, as the backward arc to `a` and the forward arc to `b`. Finding them
-    /// is three cache misses (m's arc range, then its arcs and their middles) that a
-    /// one-at-a-time unpacking waits for in turn. So the top `batch` arcs of the stack are
-    /// replaced by their halves together: first the ranges of all their middles are asked for,
-    /// then the arcs and middles, then the halves are found, and the misses overlap. The order
+    /// is four cache misses (m's arc range, then its arcs and their middles' index word, then the
+    /// middles) that a one-at-a-time unpacking waits for in turn. So the top `batch` arcs of the
+    /// stack are replaced by their halves together: first the ranges of all their middles are
+    /// asked for, then the arcs and index words, then the middles, then the halves are found, and
+    /// the misses overlap. The order
     /// of the stack, and so of the path, is unchanged.
     ///
     /// False on a hierarchy that does not unpack (a missing half, a middle not below both ends,
@@ -61,7 +62,7 @@ extension CHQuery {
         let limit = 2 * graph.nodeCount + 2  // a shortest path visits each node about once
         let batch = 16
         let g = graph
-        guard let firstOut = g.firstOut.baseAddress, let arcs = g.arcs.baseAddress, let middles = g.middle.baseAddress
+        guard let firstOut = g.firstOut.baseAddress, let arcs = g.arcs.baseAddress, let middleIndex = g.middle.index.baseAddress
         else { return stack.isEmpty }
         var expanded: [PendingArc] = []
         expanded.reserveCapacity(2 * batch)
@@ -79,7 +80,13 @@ extension CHQuery {
             for j in base..<stack.count where stack[j].middle != UInt32.max && Int(stack[j].middle) < g.nodeCount {
                 let first = Int(firstOut[Int(stack[j].middle)])
                 offgrid_prefetch(arcs + first)
-                offgrid_prefetch(middles + first)
+                offgrid_prefetch(middleIndex + first >> 5)
+            }
+            if let shortcutMiddles = g.middle.shortcutMiddle.baseAddress {
+                for j in base..<stack.count where stack[j].middle != UInt32.max && Int(stack[j].middle) < g.nodeCount {
+                    let first = Int(firstOut[Int(stack[j].middle)])
+                    if first < g.arcs.count { offgrid_prefetch(shortcutMiddles + g.middle.firstShortcut(atOrAfter: first)) }
+                }
             }
             expanded.removeAll(keepingCapacity: true)
             for j in base..<stack.count {

@@ -115,11 +115,15 @@ public struct GraphBuild {
         stage("index")
 
         let layout = ch.searchLayout()
+        let middles = CHShortcutMiddles.compact(layout.middle)
         let core = ch.firstOut.withUnsafeBufferPointer { firstOut in
             layout.arcs.withUnsafeBufferPointer { arcs in
-                layout.middle.withUnsafeBufferPointer { middle in
-                    let view = CHGraphView(nodeCount: ch.nodeCount, firstOut: firstOut, arcs: arcs, middle: middle)
-                    return CHCoreTable.build(view, size: coreSize, threads: threads)
+                middles.index.withUnsafeBufferPointer { index in
+                    middles.shortcutMiddle.withUnsafeBufferPointer { shortcutMiddle in
+                        let middle = CHShortcutMiddles(arcCount: arcs.count, index: index, shortcutMiddle: shortcutMiddle)
+                        let view = CHGraphView(nodeCount: ch.nodeCount, firstOut: firstOut, arcs: arcs, middle: middle)
+                        return CHCoreTable.build(view, size: coreSize, threads: threads)
+                    }
                 }
             }
         }
@@ -173,11 +177,12 @@ public struct GraphBuild {
         w.add(.rankComponent, rankComponent)
         w.add(.componentSizes, sizes.map { UInt32($0) })
         w.add(.chFirstOut, ch.firstOut)
-        w.add(.chMiddle, layout.middle)
         var packed: [UInt32] = []
         packed.reserveCapacity(2 * layout.arcs.count)
         for arc in layout.arcs { packed.append(arc.headAndDirection); packed.append(arc.weight) }
         w.add(.chArcs, packed)
+        w.add(.chShortcutIndex, middles.index)
+        w.add(.chShortcutMiddle, middles.shortcutMiddle)
         w.add(.chCoreDistances, core)
         w.add(.gridCellFirst, grid.cellFirst)
         w.add(.gridCellEdges, grid.cellEdges)

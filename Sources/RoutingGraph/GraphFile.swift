@@ -90,7 +90,9 @@ public final class GraphFile {
         let arcs = UnsafeRawPointer(packed.baseAddress!).bindMemory(to: CHArc.self, capacity: packed.count / 2)
         let nodeCount = scalar(.edgeBasedNodeCount)
         return CHGraphView(nodeCount: nodeCount, firstOut: array(.chFirstOut),
-                           arcs: UnsafeBufferPointer(start: arcs, count: packed.count / 2), middle: array(.chMiddle),
+                           arcs: UnsafeBufferPointer(start: arcs, count: packed.count / 2),
+                           middle: CHShortcutMiddles(arcCount: packed.count / 2, index: array(.chShortcutIndex),
+                                                     shortcutMiddle: array(.chShortcutMiddle)),
                            core: CHCoreTable(nodeCount: nodeCount, distances: array(.chCoreDistances)))
     }
 

@@ -28,9 +28,11 @@ public enum GraphFileFormat {
         // Edge-based nodes, in contraction-rank order.
         case rankEdgeDirection = 50, edgeDirectionRank, rankWeight, rankComponent, componentSizes
         // The contraction hierarchy's upward graph (ranks), in the search layout of
-        // `CHGraphView`: chArcs holds one `CHArc` (two u32) per arc. (Version 1 had separate
-        // head, weight and direction sections, ids 61, 62 and 64.)
-        case chFirstOut = 60, chMiddle = 63, chArcs = 65
+        // `CHGraphView`: chArcs holds one `CHArc` (two u32) per arc; chShortcutIndex and
+        // chShortcutMiddle (since 2026-11-27) are `CHShortcutMiddles`. (Version 1 had separate
+        // head, weight and direction sections, ids 61, 62 and 64; until 2026-11-27 section 63,
+        // chMiddle, held a middle per arc.)
+        case chFirstOut = 60, chArcs = 65, chShortcutIndex = 67, chShortcutMiddle = 68
         // Distances between the top ranks (`CHCoreTable`), row by row, since 2026-11-26.
         case chCoreDistances = 66
         // Snapping grid; gridCellEdgeBox (since 2026-11-26) holds one `CellEdgeBox` per
@@ -41,6 +43,7 @@ public enum GraphFileFormat {
             switch self {
             case .nodeControl, .edgeFlags, .edgeRoadClass, .stringBytes: return 1
             case .edgeSpeedForward, .edgeSpeedBackward, .rankComponent, .gridCellEdgeBox: return 2
+            case .chShortcutIndex: return 8
             default: return 4
             }
         }

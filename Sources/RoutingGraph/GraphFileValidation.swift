@@ -30,6 +30,7 @@ extension GraphFile {
         switch s.elementSize {
         case 1: return (array(s) as UnsafeBufferPointer<UInt8>).count
         case 2: return (array(s) as UnsafeBufferPointer<UInt16>).count
+        case 8: return (array(s) as UnsafeBufferPointer<UInt64>).count
         default: return (array(s) as UnsafeBufferPointer<UInt32>).count
         }
     }
@@ -41,7 +42,7 @@ extension GraphFile {
     /// Header counts are plausible ids and agree with every section's length.
     private func checkCounts() throws {
         let counts: [GraphFileFormat.Scalar] = [.nodeCount, .edgeCount, .shapePointCount, .stringCount,
-                                                .edgeBasedNodeCount, .chArcCount, .componentCount]
+                                                .edgeBasedNodeCount, .chArcCount, .componentCount, .shortcutCount]
         for c in counts where !(0...Int(Int32.max)).contains(scalar(c)) {
             throw Damage(message: "\(c) is \(scalar(c))")
         }
@@ -59,14 +60,16 @@ extension GraphFile {
         try expect(.componentSizes, scalar(.componentCount))
         if r > 0 && scalar(.componentCount) == 0 { throw Damage(message: "\(r) edge-based nodes in no component") }
         try expect(.chFirstOut, r + 1)
-        try expect(.chMiddle, scalar(.chArcCount))
         try expect(.chArcs, 2 * scalar(.chArcCount))
+        try expect(.chShortcutIndex, CHShortcutMiddles.indexLength(arcCount: scalar(.chArcCount)))
+        try expect(.chShortcutMiddle, scalar(.shortcutCount))
     }
 
     /// A CSR offsets array starts at 0, never decreases and ends at its target's length.
-    private func checkOffsets(_ s: GraphFileFormat.Section, into target: GraphFileFormat.Section, minimumRun: UInt32 = 0) throws {
+    private func checkOffsets(_ s: GraphFileFormat.Section, into target: GraphFileFormat.Section, minimumRun: UInt32 = 0,
+                              elementsPerEntry: Int = 1) throws {
         let first: UnsafeBufferPointer<UInt32> = array(s)
-        let total = count(target)
+        let total = count(target) / elementsPerEntry
         guard let last = first.last, first[0] == 0, Int(last) == total else {
             throw Damage(message: "section \(s) does not run from 0 to the \(total) entries of \(target)")
         }
@@ -146,7 +149,7 @@ extension GraphFile {
     private func checkHierarchy() throws {
         let r = scalar(.edgeBasedNodeCount)
         if r >= CHArc.maxNodeCount { throw Damage(message: "\(r) edge-based nodes, not below 2^30") }
-        try checkOffsets(.chFirstOut, into: .chMiddle)
+        try checkOffsets(.chFirstOut, into: .chArcs, elementsPerEntry: 2)
         let view = hierarchy
         for i in 0..<view.arcs.count where view.arcs[i].weight > Self.maxWeight {
             throw Damage(message: "section chArcs arc \(i) has weight \(view.arcs[i].weight)")

@@ -96,7 +96,9 @@ final class GraphFileHostileTests: XCTestCase {
             (.chFirstOut, { i, old in i == 5 ? 0xFF_FFFF : old }, "section chFirstOut decreases at entry 5"),
             (.edgeTo, { i, old in i == 3 ? 0xFFFF_FFF0 : old }, "section edgeTo entry 3 is 4294967280, not below"),
             (.stringOffsets, { i, old in i == 0 ? 1 : old }, "section stringOffsets does not run from 0"),
-            (.chMiddle, { _, old in old == UInt32.max ? old : 0x7FFF_FFFF }, "has middle 2147483647, not lower"),
+            (.chShortcutMiddle, { _, _ in 0x7FFF_FFFF }, "has middle 2147483647, not lower"),
+            // chShortcutIndex holds (shortcuts before, flags) per 32 arcs: entry 2 is word 1's count.
+            (.chShortcutIndex, { i, old in i == 2 ? old + 1 : old }, "hierarchy: shortcut middles: word 1 counts"),
             (.rankComponent, { _, _ in 0xFFFF_FFFF }, "section rankComponent entry 0 is 65535"),
             // Two u16 boxes per u32: entry 0 gets south side 15 and north side 0.
             (.gridCellEdgeBox, { i, old in i == 0 ? 0x000F_000F : old }, "section gridCellEdgeBox entry 0 has its sides out of order"),
@@ -120,7 +122,10 @@ final class GraphFileHostileTests: XCTestCase {
         let (m, dir) = try mutator(small: true)
         let path = dir.appendingPathComponent("halves.chg").path
         let west = try GraphFile(path: try westGraph(in: dir))
-        let middles = withExtendedLifetime(west) { Array(west.array(.chMiddle, as: UInt32.self)) }
+        let middles = withExtendedLifetime(west) { () -> [UInt32] in
+            let middle = west.hierarchy.middle
+            return (0..<middle.arcCount).map { middle[$0] }
+        }
         // chArcs holds (head and direction, weight) per arc: odd entries are weights.
         try Data(m.rewriting(.chArcs) { i, old in i % 2 == 0 || middles[i / 2] == UInt32.max ? old : old + 1 }).write(to: URL(fileURLWithPath: path))
         let file = try GraphFile(path: path)

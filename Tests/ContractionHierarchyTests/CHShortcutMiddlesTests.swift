@@ -1,0 +1,52 @@
+import XCTest
+@testable import ContractionHierarchy
+import TestSupport
+
+/// Middles stored for shortcuts only give back every arc's middle, and a damaged index is found.
+final class CHShortcutMiddlesTests: XCTestCase {
+    private func withMiddles<R>(_ middle: [UInt32], count: Int? = nil, _ body: (CHShortcutMiddles) -> R) -> R {
+        let (index, shortcutMiddle) = CHShortcutMiddles.compact(middle)
+        return withMiddles(arcCount: count ?? middle.count, index: index, shortcutMiddle: shortcutMiddle, body)
+    }
+
+    private func withMiddles<R>(arcCount: Int, index: [UInt64], shortcutMiddle: [UInt32], _ body: (CHShortcutMiddles) -> R) -> R {
+        index.withUnsafeBufferPointer { index in
+            shortcutMiddle.withUnsafeBufferPointer { shortcutMiddle in
+                body(CHShortcutMiddles(arcCount: arcCount, index: index, shortcutMiddle: shortcutMiddle))
+            }
+        }
+    }
+
+    func testEveryArcsMiddleComesBack() {
+        var rng = SplitMix64(seed: 31)
+        for count in [0, 1, 31, 32, 33, 64, 1000, 4099] {
+            for share in [0.0, 0.4, 1.0] {
+                let middle = (0..<count).map { _ in rng.chance(share) ? UInt32(rng.below(1 << 29)) : UInt32.max }
+                withMiddles(middle) { compact in
+                    XCTAssertNil(compact.problem())
+                    XCTAssertEqual((0..<count).map { compact[$0] }, middle, "\(count) arcs, \(share) shortcuts")
+                    XCTAssertEqual(compact.shortcutMiddle.count, middle.filter { $0 != UInt32.max }.count)
+                    XCTAssertEqual(compact.index.count, (count + 31) / 32)
+                }
+            }
+        }
+    }
+
+    func testDamagedIndexIsFound() {
+        let middle: [UInt32] = (0..<70).map { $0 % 3 == 0 ? UInt32($0) : UInt32.max }
+        let (index, shortcutMiddle) = CHShortcutMiddles.compact(middle)
+        var miscounted = index
+        miscounted[1] += 1
+        withMiddles(arcCount: 70, index: miscounted, shortcutMiddle: shortcutMiddle) {
+            XCTAssertEqual($0.problem(), "word 1 counts 12 shortcuts before it, not 11")
+        }
+        var pastTheEnd = index
+        pastTheEnd[2] |= UInt64(1) << (32 + 10)   // arc 74 of 70
+        withMiddles(arcCount: 70, index: pastTheEnd, shortcutMiddle: shortcutMiddle) {
+            XCTAssertEqual($0.problem(), "word 2 flags shortcuts past the last arc")
+        }
+        withMiddles(arcCount: 70, index: index, shortcutMiddle: Array(shortcutMiddle.dropLast())) {
+            XCTAssertEqual($0.problem(), "24 shortcuts are flagged but 23 middles stored")
+        }
+    }
+}
