@@ -36,10 +36,15 @@ public struct CHCoreTable: @unchecked Sendable {
         return size * size == count && size <= nodeCount
     }
 
-    /// The core size route-graph writes: 1,536 ranks (9 MiB), or all of a smaller hierarchy.
-    /// Larger cores save more search but cost size² × 4 bytes: at ~5 M OSM nodes this one keeps the
-    /// file at 59.8 bytes per node (the budget is 60), where 2,048 would take 61.2.
-    public static func defaultSize(nodeCount: Int) -> Int { min(1536, nodeCount) }
+    /// The core size route-graph writes for a hierarchy of `nodeCount` ranks: the table takes at
+    /// most 22 bytes per rank (√(5.5 × ranks), down to a multiple of 64; none below 745 ranks) and
+    /// at most 2,304 ranks (21 MB). Larger cores save more search but cost size² × 4 bytes. At
+    /// ~5 M OSM nodes (2.3 M ranks) 2,304 ranks take the query from 304 to 205 settled nodes and
+    /// keep the file at 59.3 bytes per node (the budget is 60; 2,432 would leave 0.2); at ~1 M
+    /// (464 k ranks) it is 1,536, and a small extract's table stays small next to its graph.
+    public static func defaultSize(nodeCount: Int) -> Int {
+        min(2304, Int((5.5 * Double(max(0, nodeCount))).squareRoot()) / 64 * 64)
+    }
 
     /// The largest core `build` makes: 16,384 ranks take 1 GiB.
     public static let maxSize = 16_384

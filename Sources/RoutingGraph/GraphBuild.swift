@@ -13,8 +13,9 @@ public struct GraphBuild {
     public var log: (@Sendable (String) -> Void)?
     public var contractionOptions: ContractionOptions?
     public var progress: ((_ stage: String, _ done: Int, _ total: Int) -> Void)?
-    /// Top ranks of the core table (`CHCoreTable`), at most the hierarchy's; 0 writes an empty one.
-    public var coreSize = CHCoreTable.defaultSize(nodeCount: Int.max)
+    /// Top ranks of the core table (`CHCoreTable`), at most the hierarchy's; 0 writes an empty
+    /// one, nil the default for the hierarchy's size.
+    public var coreSize: Int?
 
     public init(profile: CarProfile, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.profile = profile
@@ -122,7 +123,8 @@ public struct GraphBuild {
                     middles.shortcutMiddle.withUnsafeBufferPointer { shortcutMiddle in
                         let middle = CHShortcutMiddles(arcCount: arcs.count, index: index, shortcutMiddle: shortcutMiddle)
                         let view = CHGraphView(nodeCount: ch.nodeCount, firstOut: firstOut, arcs: arcs, middle: middle)
-                        return CHCoreTable.build(view, size: coreSize, threads: threads)
+                        return CHCoreTable.build(view, size: coreSize ?? CHCoreTable.defaultSize(nodeCount: ch.nodeCount),
+                                                 threads: threads)
                     }
                 }
             }

@@ -28,13 +28,16 @@ struct RouteGraph: ParsableCommand {
     @Option(help: "Witness search settle limit during contraction (tuning).") var witnessSettleLimit: Int?
     @Option(help: "Witness search settle limit when estimating priorities (tuning).") var simulationSettleLimit: Int?
     @Option(help: ArgumentHelp("Top ranks whose distances the file tables (size² × 4 bytes; 0: none).",
-                               discussion: "Distance-only queries search below them and finish with table lookups.",
+                               discussion: """
+                                   Queries search below them and finish with table lookups. The default \
+                                   is √(5.5 × edge-based nodes) rounded down to a multiple of 64, at most 2,304.
+                                   """,
                                valueName: "ranks"))
-    var coreSize = CHCoreTable.defaultSize(nodeCount: Int.max)
+    var coreSize: Int?
 
     func validate() throws {
         if directories.isEmpty { throw ValidationError("give at least one routing directory") }
-        if !(0...CHCoreTable.maxSize).contains(coreSize) { throw ValidationError("--core-size must be 0...\(CHCoreTable.maxSize)") }
+        if let coreSize, !(0...CHCoreTable.maxSize).contains(coreSize) { throw ValidationError("--core-size must be 0...\(CHCoreTable.maxSize)") }
     }
 
     func run() throws {

@@ -15,6 +15,21 @@ final class CHCoreTableTests: XCTestCase {
         ExactnessChecker(nodeCount: grid.nodeCount, arcs: grid.arcs, coreSize: 200).checkAll(seed: 13, pairs: 2000)
     }
 
+    /// The default core grows with the hierarchy (22 bytes of table per rank) up to 2,304 ranks.
+    func testDefaultCoreSizeFollowsTheHierarchy() {
+        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 0), 0)
+        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 744), 0)
+        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 745), 64)
+        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 464_448), 1536)     // ~1 M OSM nodes
+        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 2_322_240), 2304)   // ~5 M
+        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 1 << 29), 2304)
+        for n in stride(from: 0, to: 3_000_000, by: 9_973) {
+            let k = CHCoreTable.defaultSize(nodeCount: n)
+            XCTAssertEqual(k % 64, 0)
+            XCTAssertLessThanOrEqual(4 * k * k, 22 * n)
+        }
+    }
+
     func testCoreQueriesEqualDijkstraOnSparseTiedAndDisconnectedGraphs() {
         var rng = SplitMix64(seed: 14)
         for n in [2, 30, 400] {
