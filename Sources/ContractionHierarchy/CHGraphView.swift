@@ -176,9 +176,8 @@ public final class CHGraphStorage: @unchecked Sendable {
         let layout = graph.searchLayout()
         firstOut = copy(graph.firstOut)
         arcs = copy(layout.arcs)
-        let middles = CHShortcutMiddles.compact(layout.middle)
-        middleIndex = copy(middles.index)
-        shortcutMiddle = copy(middles.shortcutMiddle)
+        middleIndex = copy(layout.middleIndex)
+        shortcutMiddle = copy(layout.shortcutMiddle)
         let middle = CHShortcutMiddles(arcCount: layout.arcs.count, index: UnsafeBufferPointer(middleIndex),
                                        shortcutMiddle: UnsafeBufferPointer(shortcutMiddle))
         let plain = CHGraphView(nodeCount: graph.nodeCount, firstOut: UnsafeBufferPointer(firstOut),

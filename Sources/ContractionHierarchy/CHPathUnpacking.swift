@@ -52,8 +52,7 @@ extension CHQuery {
     /// middles) that a one-at-a-time unpacking waits for in turn. So the top `batch` arcs of the
     /// stack are replaced by their halves together: first the ranges of all their middles are
     /// asked for, then the arcs and index words, then the middles, then the halves are found, and
-    /// the misses overlap. The order
-    /// of the stack, and so of the path, is unchanged.
+    /// the misses overlap. The order of the stack, and so of the path, is unchanged.
     ///
     /// False on a hierarchy that does not unpack (a missing half, a middle not below both ends,
     /// or far more nodes than a shortest path can have): a damaged graph fails the query, it does not

@@ -2,9 +2,9 @@
 /// `CHGraphStorage` copies.
 extension ContractedGraph {
     /// Each rank's arcs regrouped (forward-only, both, backward-only; the `ContractedGraph` order
-    /// kept within a group) as interleaved `CHArc` records, with `middle` in the same order.
-    /// `firstOut` is unchanged.
-    public func searchLayout() -> (arcs: [CHArc], middle: [UInt32]) {
+    /// kept within a group) as interleaved `CHArc` records, with their middles in the same order
+    /// as `CHShortcutMiddles` stores them. `firstOut` is unchanged.
+    public func searchLayout() -> (arcs: [CHArc], middleIndex: [UInt64], shortcutMiddle: [UInt32]) {
         precondition(nodeCount < CHArc.maxNodeCount, "a hierarchy holds fewer than 2^30 nodes")
         var arcs: [CHArc] = []
         var middles: [UInt32] = []
@@ -20,6 +20,7 @@ extension ContractedGraph {
                 }
             }
         }
-        return (arcs, middles)
+        let (index, shortcutMiddle) = CHShortcutMiddles.compact(middles)
+        return (arcs, index, shortcutMiddle)
     }
 }

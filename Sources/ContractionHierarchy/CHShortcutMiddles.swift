@@ -22,12 +22,18 @@ public struct CHShortcutMiddles: @unchecked Sendable {
 
     public static func indexLength(arcCount: Int) -> Int { (arcCount + arcsPerWord - 1) / arcsPerWord }
 
+    /// Lends the middles of two arrays (`compact`'s output) to `body`.
+    public static func with<R>(arcCount: Int, index: [UInt64], shortcutMiddle: [UInt32], _ body: (CHShortcutMiddles) throws -> R) rethrows -> R {
+        try index.withUnsafeBufferPointer { index in
+            try shortcutMiddle.withUnsafeBufferPointer { shortcutMiddle in
+                try body(CHShortcutMiddles(arcCount: arcCount, index: index, shortcutMiddle: shortcutMiddle))
+            }
+        }
+    }
+
     /// The middle of arc `arc`, `UInt32.max` for a real arc.
     @inline(__always) public subscript(arc: Int) -> UInt32 {
-        let word = index[arc >> 5]
-        let flags = UInt32(truncatingIfNeeded: word >> 32), bit = UInt32(1) << UInt32(arc & 31)
-        guard flags & bit != 0 else { return UInt32.max }
-        return shortcutMiddle[Int(UInt32(truncatingIfNeeded: word)) + (flags & (bit &- 1)).nonzeroBitCount]
+        isShortcut(arc) ? shortcutMiddle[firstShortcut(atOrAfter: arc)] : UInt32.max
     }
 
     @inline(__always) public func isShortcut(_ arc: Int) -> Bool { index[arc >> 5] >> UInt64(32 + (arc & 31)) & 1 != 0 }

@@ -116,16 +116,11 @@ public struct GraphBuild {
         stage("index")
 
         let layout = ch.searchLayout()
-        let middles = CHShortcutMiddles.compact(layout.middle)
         let core = ch.firstOut.withUnsafeBufferPointer { firstOut in
             layout.arcs.withUnsafeBufferPointer { arcs in
-                middles.index.withUnsafeBufferPointer { index in
-                    middles.shortcutMiddle.withUnsafeBufferPointer { shortcutMiddle in
-                        let middle = CHShortcutMiddles(arcCount: arcs.count, index: index, shortcutMiddle: shortcutMiddle)
-                        let view = CHGraphView(nodeCount: ch.nodeCount, firstOut: firstOut, arcs: arcs, middle: middle)
-                        return CHCoreTable.build(view, size: coreSize ?? CHCoreTable.defaultSize(nodeCount: ch.nodeCount),
-                                                 threads: threads)
-                    }
+                CHShortcutMiddles.with(arcCount: arcs.count, index: layout.middleIndex, shortcutMiddle: layout.shortcutMiddle) { middle in
+                    let view = CHGraphView(nodeCount: ch.nodeCount, firstOut: firstOut, arcs: arcs, middle: middle)
+                    return CHCoreTable.build(view, size: coreSize ?? CHCoreTable.defaultSize(nodeCount: ch.nodeCount), threads: threads)
                 }
             }
         }
@@ -183,8 +178,8 @@ public struct GraphBuild {
         packed.reserveCapacity(2 * layout.arcs.count)
         for arc in layout.arcs { packed.append(arc.headAndDirection); packed.append(arc.weight) }
         w.add(.chArcs, packed)
-        w.add(.chShortcutIndex, middles.index)
-        w.add(.chShortcutMiddle, middles.shortcutMiddle)
+        w.add(.chShortcutIndex, layout.middleIndex)
+        w.add(.chShortcutMiddle, layout.shortcutMiddle)
         w.add(.chCoreDistances, core)
         w.add(.gridCellFirst, grid.cellFirst)
         w.add(.gridCellEdges, grid.cellEdges)

@@ -4,17 +4,9 @@ import TestSupport
 
 /// Middles stored for shortcuts only give back every arc's middle, and a damaged index is found.
 final class CHShortcutMiddlesTests: XCTestCase {
-    private func withMiddles<R>(_ middle: [UInt32], count: Int? = nil, _ body: (CHShortcutMiddles) -> R) -> R {
+    private func withMiddles<R>(_ middle: [UInt32], _ body: (CHShortcutMiddles) -> R) -> R {
         let (index, shortcutMiddle) = CHShortcutMiddles.compact(middle)
-        return withMiddles(arcCount: count ?? middle.count, index: index, shortcutMiddle: shortcutMiddle, body)
-    }
-
-    private func withMiddles<R>(arcCount: Int, index: [UInt64], shortcutMiddle: [UInt32], _ body: (CHShortcutMiddles) -> R) -> R {
-        index.withUnsafeBufferPointer { index in
-            shortcutMiddle.withUnsafeBufferPointer { shortcutMiddle in
-                body(CHShortcutMiddles(arcCount: arcCount, index: index, shortcutMiddle: shortcutMiddle))
-            }
-        }
+        return CHShortcutMiddles.with(arcCount: middle.count, index: index, shortcutMiddle: shortcutMiddle, body)
     }
 
     func testEveryArcsMiddleComesBack() {
@@ -37,15 +29,15 @@ final class CHShortcutMiddlesTests: XCTestCase {
         let (index, shortcutMiddle) = CHShortcutMiddles.compact(middle)
         var miscounted = index
         miscounted[1] += 1
-        withMiddles(arcCount: 70, index: miscounted, shortcutMiddle: shortcutMiddle) {
+        CHShortcutMiddles.with(arcCount: 70, index: miscounted, shortcutMiddle: shortcutMiddle) {
             XCTAssertEqual($0.problem(), "word 1 counts 12 shortcuts before it, not 11")
         }
         var pastTheEnd = index
         pastTheEnd[2] |= UInt64(1) << (32 + 10)   // arc 74 of 70
-        withMiddles(arcCount: 70, index: pastTheEnd, shortcutMiddle: shortcutMiddle) {
+        CHShortcutMiddles.with(arcCount: 70, index: pastTheEnd, shortcutMiddle: shortcutMiddle) {
             XCTAssertEqual($0.problem(), "word 2 flags shortcuts past the last arc")
         }
-        withMiddles(arcCount: 70, index: index, shortcutMiddle: Array(shortcutMiddle.dropLast())) {
+        CHShortcutMiddles.with(arcCount: 70, index: index, shortcutMiddle: Array(shortcutMiddle.dropLast())) {
             XCTAssertEqual($0.problem(), "24 shortcuts are flagged but 23 middles stored")
         }
     }
