@@ -45,16 +45,16 @@ extension CHQuery {
             return (v, total)
         }
         // A core arc is stored at its lower end; from the lower to the higher rank it is used forward.
-        var middle: UInt64 = 0
+        var throughCore: UInt64 = 0
         for hop in found.hops {
             let upward = hop.from < hop.to
             guard let l = lengths.length(arc: Int(hop.arc), tail: min(hop.from, hop.to),
                                          bit: upward ? CHDirection.forward : CHDirection.backward) else { return (found.distance, nil) }
-            middle &+= l
+            throughCore &+= l
         }
         guard let down = walk(backwardState.buffers.label, from: found.downStart, bit: CHDirection.backward),
               let up = walk(forwardState.buffers.label, from: found.upEnd, bit: CHDirection.forward) else { return (found.distance, nil) }
-        return (found.distance, CHPathSpan(first: up.end, last: down.end, length: up.length &+ middle &+ down.length,
+        return (found.distance, CHPathSpan(first: up.end, last: down.end, length: up.length &+ throughCore &+ down.length,
                                            isSingleNode: found.hops.isEmpty && up.end == found.upEnd && down.end == found.downStart))
     }
 }

@@ -27,12 +27,7 @@ extension GraphFile {
     }
 
     private func count(_ s: GraphFileFormat.Section) -> Int {
-        switch s.elementSize {
-        case 1: return (array(s) as UnsafeBufferPointer<UInt8>).count
-        case 2: return (array(s) as UnsafeBufferPointer<UInt16>).count
-        case 8: return (array(s) as UnsafeBufferPointer<UInt64>).count
-        default: return (array(s) as UnsafeBufferPointer<UInt32>).count
-        }
+        array(s, as: UInt8.self).count / s.elementSize
     }
 
     private func expect(_ s: GraphFileFormat.Section, _ n: Int) throws {

@@ -94,12 +94,14 @@ final class CHCoreTableTests: XCTestCase {
         var diagonal = good
         diagonal[3 * size + 3] = 1
         XCTAssertEqual(problem(diagonal, complete: false), "core distance from rank \(g.nodeCount - size + 3) to itself is 1")
-        // An entry of a core arc raised above the arc's weight.
+        // An entry of a core arc raised above the arc's weight (the first arc used upwards).
         let first = g.nodeCount - size
-        let (tail, arc) = (first..<g.nodeCount).lazy.flatMap { v in (Int(g.firstOut[v])..<Int(g.firstOut[v + 1])).map { (v, g.arcs[$0]) } }
-            .first { $0.1.allows(CHDirection.forward) }!
+        var upward: (from: Int, to: Int, weight: UInt32)?
+        CHCoreTable.forEachArc(in: g, first: first) { from, to, weight, _ in
+            if upward == nil && from < to { upward = (from, to, weight) }
+        }
         var aboveArc = good
-        aboveArc[(tail - first) * size + Int(arc.head) - first] = arc.weight + 1
+        aboveArc[upward!.from * size + upward!.to] = upward!.weight + 1
         XCTAssertTrue(problem(aboveArc, complete: false)?.contains("exceeds their arc's weight") ?? false)
         // A finite entry made one shorter: no path has that length.
         let finite = (0..<good.count).first { good[$0] != CHCoreTable.unreachable && $0 % (size + 1) != 0 && good[$0] > 1 }!
@@ -110,12 +112,9 @@ final class CHCoreTableTests: XCTestCase {
         // A finite entry between two ranks without an arc made one longer: the arc into its
         // target from the rank before it on the shortest path shortens it.
         var arcPairs = Set<Int>()
-        for v in first..<g.nodeCount {
-            for i in Int(g.firstOut[v])..<Int(g.firstOut[v + 1]) {
-                let head = Int(g.arcs[i].head) - first
-                arcPairs.insert((v - first) * size + head)
-                arcPairs.insert(head * size + v - first)
-            }
+        CHCoreTable.forEachArc(in: g, first: first) { from, to, _, _ in
+            arcPairs.insert(from * size + to)
+            arcPairs.insert(to * size + from)
         }
         let farther = (0..<good.count).first { good[$0] != CHCoreTable.unreachable && $0 % (size + 1) != 0 && !arcPairs.contains($0) }!
         var long = good
