@@ -72,7 +72,8 @@ public struct CHGraphView: @unchecked Sendable {
     /// memory safety needs); with `shortcutHalves`, every shortcut's two halves must also exist at
     /// its middle node with the right weights (a binary search per shortcut in random order, several
     /// times slower: a semantic check, since path unpacking already refuses a missing half).
-    public func validate(shortcutHalves: Bool = true) -> String? {
+    /// Arc weights above `maxWeight` are refused too.
+    public func validate(shortcutHalves: Bool = true, maxWeight: UInt32 = .max) -> String? {
         if firstOut[0] != 0 { return "firstOut[0] is \(firstOut[0]), not 0" }
         if let problem = middle.problem() { return "shortcut middles: \(problem)" }
         for r in 0..<nodeCount where firstOut[r] > firstOut[r + 1] {
@@ -84,13 +85,13 @@ public struct CHGraphView: @unchecked Sendable {
         var problems = [String?](repeating: nil, count: (nodeCount + chunk - 1) / chunk)
         problems.withUnsafeMutableBufferPointer { slots in
             Parallel.forEachChunk(count: nodeCount, threads: Parallel.activeProcessorCount, chunkSize: chunk) { _, ranks in
-                slots[ranks.lowerBound / chunk] = problem(in: ranks, shortcutHalves: shortcutHalves)
+                slots[ranks.lowerBound / chunk] = problem(in: ranks, shortcutHalves: shortcutHalves, maxWeight: maxWeight)
             }
         }
         return problems.lazy.compactMap { $0 }.first
     }
 
-    private func problem(in ranks: Range<Int>, shortcutHalves: Bool) -> String? {
+    private func problem(in ranks: Range<Int>, shortcutHalves: Bool, maxWeight: UInt32) -> String? {
         // Shortcuts are met in arc order, so their middles are read in turn, not looked up.
         let firstArc = Int(firstOut[ranks.lowerBound])
         var nextShortcut = firstArc < arcs.count ? middle.firstShortcut(atOrAfter: firstArc) : 0
@@ -99,6 +100,7 @@ public struct CHGraphView: @unchecked Sendable {
             for a in Int(firstOut[r])..<Int(firstOut[r + 1]) {
                 let h = head[a], d = direction[a]
                 if Int(h) >= nodeCount || h <= UInt32(r) { return "arc \(a) of rank \(r) points to rank \(h), not higher" }
+                if weight[a] > maxWeight { return "arc \(a) of rank \(r) has weight \(weight[a]), above \(maxWeight)" }
                 if d == 0 || d > 3 { return "arc \(a) has direction \(d)" }
                 // Forward-only (1), both (3), backward-only (2): the order searches rely on.
                 let group = d == 1 ? 0 : d == 3 ? 1 : 2

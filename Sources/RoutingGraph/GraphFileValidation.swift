@@ -17,10 +17,10 @@ extension GraphFile {
     func validateContent() throws {
         do {
             try checkCounts()
-            try checkNodesAndEdges()
-            try checkRanks()
-            try checkHierarchy()
-            try checkGrid()
+            // The rest read disjoint sections, so they run side by side; the first problem in this
+            // order is reported whichever thread finds its own first.
+            let checks = [checkNodesAndEdges, checkRanks, checkHierarchy, checkGrid]
+            _ = try Parallel.map(count: checks.count, threads: Parallel.activeProcessorCount) { try checks[$0]() }
         } catch let d as Damage {
             throw InputError(file: path, "damaged graph file: \(d.message)")
         }
@@ -124,9 +124,14 @@ extension GraphFile {
         for (rank, ed) in rankEdge.enumerated() where Int(ed) >= edgeRank.count || Int(edgeRank[Int(ed)]) != rank {
             throw Damage(message: "section rankEdgeDirection entry \(rank) (\(ed)) does not map back to its rank")
         }
-        for (ed, rank) in edgeRank.enumerated() where rank != UInt32.max && (Int(rank) >= r || Int(rankEdge[Int(rank)]) != ed) {
-            throw Damage(message: "section edgeDirectionRank entry \(ed) (\(rank)) does not map back to its edge direction")
+        // rankEdgeDirection is now one-to-one into edgeDirectionRank's ranked entries; if exactly r
+        // entries are ranked, each below r, the maps are inverse, with no second random pass.
+        var ranked = 0
+        for (ed, rank) in edgeRank.enumerated() where rank != UInt32.max {
+            if Int(rank) >= r { throw Damage(message: "section edgeDirectionRank entry \(ed) is \(rank), not below \(r)") }
+            ranked += 1
         }
+        if ranked != r { throw Damage(message: "section edgeDirectionRank ranks \(ranked) edge directions, not \(r)") }
         let weights: UnsafeBufferPointer<UInt32> = array(.rankWeight)
         for (i, w) in weights.enumerated() where w > Self.maxWeight {
             throw Damage(message: "section rankWeight entry \(i) is \(w)")
@@ -138,7 +143,7 @@ extension GraphFile {
         }
     }
 
-    /// Upward arcs and shortcut middles as `CHGraphView.validate` requires; weights bounded. The
+    /// Upward arcs, weights and shortcut middles as `CHGraphView.validate` requires. The
     /// shortcut halves (random access, several times the cost of everything else) are left to
     /// `verify()`: path unpacking refuses a missing half on its own, so they are not needed for safety.
     private func checkHierarchy() throws {
@@ -146,10 +151,7 @@ extension GraphFile {
         if r >= CHArc.maxNodeCount { throw Damage(message: "\(r) edge-based nodes, not below 2^30") }
         try checkOffsets(.chFirstOut, into: .chArcs, elementsPerEntry: 2)
         let view = hierarchy
-        for i in 0..<view.arcs.count where view.arcs[i].weight > Self.maxWeight {
-            throw Damage(message: "section chArcs arc \(i) has weight \(view.arcs[i].weight)")
-        }
-        if let problem = view.validate(shortcutHalves: false) { throw Damage(message: "hierarchy: \(problem)") }
+        if let problem = view.validate(shortcutHalves: false, maxWeight: Self.maxWeight) { throw Damage(message: "hierarchy: \(problem)") }
         let coreEntries = count(.chCoreDistances)
         guard CHCoreTable.isValidLength(coreEntries, nodeCount: r) else {
             throw Damage(message: "section chCoreDistances has \(coreEntries) entries, not the square of a core size up to \(r)")

@@ -92,7 +92,11 @@ final class GraphFileHostileTests: XCTestCase {
         let cases: [(GraphFileFormat.Section, (Int, UInt32) -> UInt32, String)] = [
             // chArcs entry 0 is arc 0's head with its direction bits above it: head 2^30 − 1, direction 1.
             (.chArcs, { i, old in i == 0 ? 0x7FFF_FFFF : old }, "hierarchy: arc 0 of rank 0 points to rank 1073741823"),
+            // Odd entries are weights: arc 0 gets 2^31 − 1, above the bound queries add exactly.
+            (.chArcs, { i, old in i == 1 ? 0x7FFF_FFFF : old }, "hierarchy: arc 0 of rank 0 has weight 2147483647, above"),
             (.nodeEnds, { _, _ in 0x0FFF_FFFF }, "section nodeEnds entry 0 (268435455) is not an end of node 0"),
+            // Unranked edge directions (one-way roads' other direction) given rank 0, already taken.
+            (.edgeDirectionRank, { _, old in old == UInt32.max ? 0 : old }, "section edgeDirectionRank ranks"),
             (.chFirstOut, { i, old in i == 5 ? 0xFF_FFFF : old }, "section chFirstOut decreases at entry 5"),
             (.edgeTo, { i, old in i == 3 ? 0xFFFF_FFF0 : old }, "section edgeTo entry 3 is 4294967280, not below"),
             (.stringOffsets, { i, old in i == 0 ? 1 : old }, "section stringOffsets does not run from 0"),
