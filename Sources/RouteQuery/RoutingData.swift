@@ -31,6 +31,7 @@ public final class RoutingData: @unchecked Sendable {
     public let edgeDirectionRank: UnsafeBufferPointer<UInt32>
     public let rankWeight: UnsafeBufferPointer<UInt32>
     public let rankComponent: UnsafeBufferPointer<UInt16>
+    public let strings: GraphStrings
     public let ch: CHGraphView
     /// An edge-based node's length in centimetres (its edge's), the sum a table's distances take.
     public let rankLength: CHNodeMetric
@@ -59,11 +60,12 @@ public final class RoutingData: @unchecked Sendable {
         edgeDirectionRank = file.array(.edgeDirectionRank)
         rankWeight = file.array(.rankWeight)
         rankComponent = file.array(.rankComponent)
+        strings = file.strings
         ch = file.hierarchy
         rankLength = CHNodeMetric { [edgeLengthCm, rankEdgeDirection] r in edgeLengthCm[Int(rankEdgeDirection[Int(r)] >> 1)] }
     }
 
-    public func string(_ i: UInt32) -> String { file.string(Int(i)) }
+    public func string(_ i: UInt32) -> String { strings[Int(i)] }
 
     private let plainGraphLock = NSLock()
     private var plainGraphStorage: CSRGraph?

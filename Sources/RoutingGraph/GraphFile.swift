@@ -114,9 +114,20 @@ public final class GraphFile {
         }
     }
 
-    public func string(_ i: Int) -> String {
-        let offsets: UnsafeBufferPointer<UInt32> = array(.stringOffsets)
-        let bytes: UnsafeBufferPointer<UInt8> = array(.stringBytes)
+    /// Names and refs in place: a value to keep, since `array` is a dictionary lookup.
+    public var strings: GraphStrings { GraphStrings(offsets: array(.stringOffsets), bytes: array(.stringBytes)) }
+
+    public func string(_ i: Int) -> String { strings[i] }
+}
+
+/// The file's names and refs: string `i` is `bytes[offsets[i] ..< offsets[i + 1]]` (UTF-8),
+/// bounds checked at open.
+public struct GraphStrings: @unchecked Sendable {
+    let offsets: UnsafeBufferPointer<UInt32>
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    /// "" for an id past the end.
+    public subscript(i: Int) -> String {
         guard i + 1 < offsets.count else { return "" }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(offsets[i])..<Int(offsets[i + 1])]), as: UTF8.self)
     }
