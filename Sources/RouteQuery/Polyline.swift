@@ -21,6 +21,11 @@ public enum Polyline {
     /// The same from separate latitude and longitude lists (a route's points as assembled),
     /// without pairing them up first.
     public static func encode(lat: [Double], lon: [Double], precision: Int = 5) -> String {
+        encode(lat: lat[...], lon: lon[...], precision: precision)
+    }
+
+    /// The same from runs of longer lists (a step's points within its leg's).
+    public static func encode(lat: ArraySlice<Double>, lon: ArraySlice<Double>, precision: Int = 5) -> String {
         precondition((0...10).contains(precision), "polyline precision \(precision) outside 0...10")
         precondition(lat.count == lon.count, "latitude and longitude counts differ")
         let factor = power10(precision)

@@ -38,12 +38,12 @@ struct RouteAssembly {
         }
         var r = Route(distance: round1(distance), duration: round1(duration), weight: round1(duration), geometry: nil, legs: legResponses)
         switch request.overview {
-        case .full: r.geometry = geometry(lat, lon)
+        case .full: r.geometry = geometry(lat[...], lon[...])
         case .simplified:
             let keep = LineSimplification.keptIndexes(latE7: lat.map { Int32(Polyline.roundedHalfAway($0 * 1e7)) },
                                                       lonE7: lon.map { Int32(Polyline.roundedHalfAway($0 * 1e7)) },
                                                       toleranceMeters: simplifyTolerance(distance))
-            r.geometry = geometry(keep.map { lat[$0] }, keep.map { lon[$0] })
+            r.geometry = geometry(keep.map { lat[$0] }[...], keep.map { lon[$0] }[...])
         case .false: break
         }
         return r
@@ -52,7 +52,7 @@ struct RouteAssembly {
     /// OSRM simplifies the overview to about zoom 14-ish detail; scale the tolerance with length.
     func simplifyTolerance(_ meters: Double) -> Double { max(1, min(50, meters / 2000)) }
 
-    func geometry(_ lat: [Double], _ lon: [Double]) -> RouteGeometry {
+    func geometry(_ lat: ArraySlice<Double>, _ lon: ArraySlice<Double>) -> RouteGeometry {
         switch request.geometries {
         case .polyline6: return .polyline(Polyline.encode(lat: lat, lon: lon, precision: 6))
         case .polyline: return .polyline(Polyline.encode(lat: lat, lon: lon, precision: 5))

@@ -13,8 +13,9 @@ public struct RouteStep {
     public var ref: String
     public var meters = 0.0
     public var seconds = 0.0
-    public var lat: [Double] = []
-    public var lon: [Double] = []
+    /// The step's points: runs of its leg's points, shared, not copied.
+    public var lat: ArraySlice<Double> = []
+    public var lon: ArraySlice<Double> = []
     /// Bearings of the roads at the maneuver's junction, and which were entered and left.
     public var intersectionBearings: [Int] = []
     public var intersectionIn: Int?
@@ -47,8 +48,8 @@ struct StepBuilder {
         // (pieces share their junction points, so a step's points are one run of the leg's).
         var stepStart = start
         func finish(_ step: inout RouteStep, through end: Int) {
-            step.lat = Array(points.lat[stepStart..<end])
-            step.lon = Array(points.lon[stepStart..<end])
+            step.lat = points.lat[stepStart..<end]
+            step.lon = points.lon[stepStart..<end]
         }
         for (i, piece) in pieces.enumerated() {
             if i > 0 {

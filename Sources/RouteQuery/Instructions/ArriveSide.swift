@@ -11,9 +11,9 @@ enum ArriveSide {
         let lat = lastStep.lat, lon = lastStep.lon
         guard lat.count >= 2 else { return nil }
         // The last segment with a length (cut pieces can end in duplicate points).
-        var k = lat.count - 1
-        while k > 0 && lat[k - 1] == lat[k] && lon[k - 1] == lon[k] { k -= 1 }
-        guard k > 0 else { return nil }
+        var k = lat.endIndex - 1
+        while k > lat.startIndex && lat[k - 1] == lat[k] && lon[k - 1] == lon[k] { k -= 1 }
+        guard k > lat.startIndex else { return nil }
         let scale = cos(snapped.lat * Double.pi / 180)
         let dx = (lon[k] - lon[k - 1]) * scale, dy = lat[k] - lat[k - 1]
         let px = (requested.lon - snapped.lon) * scale, py = requested.lat - snapped.lat
