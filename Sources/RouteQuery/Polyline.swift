@@ -120,6 +120,66 @@ public enum Polyline {
     }
 }
 
+/// A line's polyline, with where each point's characters end, so that the polyline of any run of
+/// its points is that run's first point written whole, then the rest's characters copied (each
+/// is the delta from the point before, the same in both). A route's steps are runs of its leg's
+/// points: the leg is encoded once, not once for the overview and again step by step.
+public struct PolylineRuns {
+    private let text: [UInt8]
+    /// `pointEnds[k]`: the characters up to and including point `k` (indexed as `lat`).
+    private let pointEnds: [Int32]
+    private let lat: ArraySlice<Double>, lon: ArraySlice<Double>
+    private let factor: Double
+
+    public init(lat: ArraySlice<Double>, lon: ArraySlice<Double>, precision: Int = 5) {
+        precondition((0...10).contains(precision), "polyline precision \(precision) outside 0...10")
+        precondition(lat.count == lon.count && lat.startIndex == lon.startIndex, "latitude and longitude runs differ")
+        let factor = Polyline.power10(precision)
+        var ends: [Int32] = []
+        text = [UInt8](unsafeUninitializedCapacity: PolylineText.capacity(lat.count)) { buffer, count in
+            var out = PolylineText(buffer)
+            ends = [Int32](unsafeUninitializedCapacity: lat.count) { ends, initialized in
+                lat.withUnsafeBufferPointer { lat in
+                    lon.withUnsafeBufferPointer { lon in
+                        for k in 0..<lat.count {
+                            out.append(lat: Polyline.roundedHalfAway(lat[k] * factor), lon: Polyline.roundedHalfAway(lon[k] * factor))
+                            ends[k] = Int32(truncatingIfNeeded: out.count)
+                        }
+                    }
+                }
+                initialized = lat.count
+            }
+            count = out.count
+        }
+        pointEnds = ends
+        self.lat = lat
+        self.lon = lon
+        self.factor = factor
+    }
+
+    /// The polyline of every point.
+    public var whole: String { String(decoding: text, as: UTF8.self) }
+
+    /// The polyline of the points `points` (indexes of `lat`, a run within it).
+    public func run(_ points: Range<Int>) -> String {
+        precondition(points.lowerBound >= lat.startIndex && points.upperBound <= lat.endIndex, "a run of the line's points")
+        if points.isEmpty { return "" }
+        let k = points.lowerBound - lat.startIndex
+        let copied = Int(pointEnds[k + points.count - 1]) - Int(pointEnds[k])
+        return String(unsafeUninitializedCapacity: PolylineText.capacity(1) + copied) { buffer in
+            var out = PolylineText(buffer)
+            out.append(lat: Polyline.roundedHalfAway(lat[points.lowerBound] * factor),
+                       lon: Polyline.roundedHalfAway(lon[points.lowerBound] * factor))
+            let head = out.count
+            text.withUnsafeBufferPointer { text in
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[head..<(head + copied)])
+                    .initialize(from: text[Int(pointEnds[k])..<Int(pointEnds[k]) + copied])
+            }
+            return head + copied
+        }
+    }
+}
+
 /// Polyline text written into a string's storage: the deltas of rounded coordinates.
 private struct PolylineText {
     let text: UnsafeMutableBufferPointer<UInt8>

@@ -8,6 +8,7 @@ struct RouteAssembly {
         var legResponses: [RouteLeg] = []
         var lat: [Double] = [], lon: [Double] = []
         var distance = 0.0, duration = 0.0
+        var onlyLeg: PolylineRuns?
         for (i, leg) in legs.enumerated() {
             data.prefetch(ranks: leg.ranks)
             let (pieces, points) = leg.pieces(data, source: phantoms[i], target: phantoms[i + 1])
@@ -20,11 +21,14 @@ struct RouteAssembly {
             let skip = lat.isEmpty ? 0 : 1
             lat.append(contentsOf: points.lat.dropFirst(skip))
             lon.append(contentsOf: points.lon.dropFirst(skip))
+            // Steps' polylines are runs of the leg's, and so is a one-leg route's overview.
+            let runs = request.steps || (legs.count == 1 && request.overview == .full) ? polylineRuns(points) : nil
+            if legs.count == 1 { onlyLeg = runs }
             var stepResponses: [RouteStepResponse] = []
             if request.steps {
                 let target = phantoms[i + 1]
                 let built = steps.steps(pieces, points: points, arriveLocation: (target.lon, target.lat))
-                stepResponses = built.map(stepResponse)
+                stepResponses = built.map { stepResponse($0, legPolyline: runs) }
                 if request.voiceInstructions || request.bannerInstructions {
                     InstructionBuilder.attach(to: &stepResponses, steps: built, leg: i, legCount: legs.count,
                                               requested: request.coordinates[i + 1],
@@ -38,7 +42,7 @@ struct RouteAssembly {
         }
         var r = Route(distance: round1(distance), duration: round1(duration), weight: round1(duration), geometry: nil, legs: legResponses)
         switch request.overview {
-        case .full: r.geometry = geometry(lat[...], lon[...])
+        case .full: r.geometry = onlyLeg.map { .polyline($0.whole) } ?? geometry(lat[...], lon[...])
         case .simplified:
             let keep = LineSimplification.keptIndexes(latE7: lat.map { Int32(Polyline.roundedHalfAway($0 * 1e7)) },
                                                       lonE7: lon.map { Int32(Polyline.roundedHalfAway($0 * 1e7)) },
@@ -51,6 +55,15 @@ struct RouteAssembly {
 
     /// OSRM simplifies the overview to about zoom 14-ish detail; scale the tolerance with length.
     func simplifyTolerance(_ meters: Double) -> Double { max(1, min(50, meters / 2000)) }
+
+    /// The leg's points as a polyline to take runs from (nil for GeoJSON geometries).
+    func polylineRuns(_ points: LegPoints) -> PolylineRuns? {
+        switch request.geometries {
+        case .polyline6: return PolylineRuns(lat: points.lat[...], lon: points.lon[...], precision: 6)
+        case .polyline: return PolylineRuns(lat: points.lat[...], lon: points.lon[...], precision: 5)
+        case .geojson: return nil
+        }
+    }
 
     func geometry(_ lat: ArraySlice<Double>, _ lon: ArraySlice<Double>) -> RouteGeometry {
         switch request.geometries {
@@ -82,7 +95,8 @@ struct RouteAssembly {
         return top.sorted { $0.firstSeen < $1.firstSeen }.map { data.string($0.name) }.joined(separator: ", ")
     }
 
-    func stepResponse(_ s: RouteStep) -> RouteStepResponse {
+    /// `legPolyline`: the step's leg's points, of which every step but the arrival is a run.
+    func stepResponse(_ s: RouteStep, legPolyline: PolylineRuns?) -> RouteStepResponse {
         let location = LonLat.rounded(lon: s.location.lon, lat: s.location.lat)
         let maneuver = RouteManeuver(type: s.type.rawValue, modifier: s.modifier?.rawValue,
                                      bearingBefore: Int(s.bearingBefore) % 360, bearingAfter: Int(s.bearingAfter) % 360,
@@ -90,8 +104,10 @@ struct RouteAssembly {
         let intersection = RouteIntersection(location: location, bearings: s.intersectionBearings,
                                              entry: s.intersectionBearings.indices.map { $0 == s.intersectionOut },
                                              in: s.intersectionIn, out: s.intersectionOut)
+        let stepGeometry: RouteGeometry
+        if s.type != .arrive, let legPolyline { stepGeometry = .polyline(legPolyline.run(s.lat.indices)) } else { stepGeometry = geometry(s.lat, s.lon) }
         return RouteStepResponse(distance: round1(s.meters), duration: round1(s.seconds), weight: round1(s.seconds),
-                                 name: s.name, ref: s.ref, geometry: geometry(s.lat, s.lon), maneuver: maneuver,
+                                 name: s.name, ref: s.ref, geometry: stepGeometry, maneuver: maneuver,
                                  intersections: [intersection])
     }
 }

@@ -22,6 +22,32 @@ final class PolylineTests: XCTestCase {
                        "_p~iF~ps|U_ulLnnqC_mqNvxq`@")
     }
 
+    /// A run of a line's points taken from the line's encoding is the run encoded on its own,
+    /// byte for byte, for every precision a route uses, whole lines, single points and empty runs.
+    func testRunsOfALineEncodeAsTheRunAlone() {
+        var random = FixtureRandom(seed: 11)
+        var lat = [47.1410001], lon = [9.5209999]
+        for _ in 0..<300 {
+            // Mostly short steps (a road), some long jumps and repeated points (cut pieces).
+            let jump = random.uniform(0, 1) < 0.05 ? 5.0 : random.uniform(0, 1) < 0.05 ? 0 : 0.002
+            lat.append(lat[lat.count - 1] + random.uniform(-jump, jump))
+            lon.append(lon[lon.count - 1] + random.uniform(-jump, jump))
+        }
+        for precision in [5, 6] {
+            let runs = PolylineRuns(lat: lat[...], lon: lon[...], precision: precision)
+            XCTAssertEqual(runs.whole, Polyline.encode(lat: lat, lon: lon, precision: precision))
+            for _ in 0..<200 {
+                let a = Int(random.uniform(0, Double(lat.count))), b = Int(random.uniform(0, Double(lat.count)))
+                let r = min(a, b)..<max(a, b) + 1
+                XCTAssertEqual(runs.run(r), Polyline.encode(lat: lat[r], lon: lon[r], precision: precision), "\(r)")
+            }
+            XCTAssertEqual(runs.run(7..<7), "")
+        }
+        // A line that is itself a run of a longer one is indexed as that one.
+        let part = PolylineRuns(lat: lat[100..<200], lon: lon[100..<200], precision: 6)
+        XCTAssertEqual(part.run(150..<160), Polyline.encode(lat: lat[150..<160], lon: lon[150..<160], precision: 6))
+    }
+
     func testPrecisionSixMatchesTheReferenceAndRoundTrips() throws {
         // Expected strings from the reference algorithm (Python, round half away from zero).
         XCTAssertEqual(Polyline.encode(google, precision: 6), "_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI")
