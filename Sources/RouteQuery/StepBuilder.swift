@@ -51,10 +51,12 @@ struct StepBuilder {
             step.lat = points.lat[stepStart..<end]
             step.lon = points.lon[stepStart..<end]
         }
+        let junctions = (1..<pieces.count).map { junction(from: pieces[$0 - 1], to: pieces[$0]) }
+        prefetchRoads(at: junctions)
         for (i, piece) in pieces.enumerated() {
             if i > 0 {
                 let prev = pieces[i - 1]
-                if let maneuver = maneuver(from: prev, to: piece, points: points, exitsPassed: &exitsPassed) {
+                if let maneuver = maneuver(junctions[i - 1], from: prev, to: piece, points: points, exitsPassed: &exitsPassed) {
                     finish(&current, through: prev.points.upperBound)
                     stepStart = piece.points.lowerBound
                     steps.append(current)
@@ -87,38 +89,19 @@ struct StepBuilder {
         return steps
     }
 
-    /// The step that starts between two pieces, or nil when the driver just carries on.
-    private func maneuver(from a: DrivenPiece, to b: DrivenPiece, points: LegPoints, exitsPassed: inout Int) -> RouteStep? {
-        let node = data.endNode(a.edge, a.direction)
-        let roads = Int(data.nodeFirstEnd[node + 1] - data.nodeFirstEnd[node])
-        let inRoundabout = data.edgeFlags[a.edge] & EdgeFlags.roundabout != 0
-        let toRoundabout = data.edgeFlags[b.edge] & EdgeFlags.roundabout != 0
-        let nameA = data.edgeName[a.edge], nameB = data.edgeName[b.edge]
-        let refA = data.edgeRef[a.edge], refB = data.edgeRef[b.edge]
-        // Same road: the same name (a ref that ends or starts is not worth a word), or for
-        // unnamed roads the same ref, or the same class when both are blank.
-        let sameRoad = nameA != 0 ? nameA == nameB
-            : (nameB == 0 && (refA != 0 ? refA == refB : refB == 0 && data.edgeRoadClass[a.edge] == data.edgeRoadClass[b.edge]))
-        let classA = data.edgeRoadClass[a.edge], classB = data.edgeRoadClass[b.edge]
-        func isHighway(_ c: UInt8) -> Bool { c == 0 || c == 2 }       // motorway, trunk
-        func isLink(_ c: UInt8) -> Bool { c % 2 == 1 && c <= 9 }      // *_link
-
-        // Inside a roundabout, and along the same road through a plain node, nothing is said:
-        // no bearing needed (the trigonometry is most of a step's cost).
+    /// The step that starts at junction `j` between two pieces, or nil when the driver just carries on.
+    private func maneuver(_ j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, points: LegPoints,
+                          exitsPassed: inout Int) -> RouteStep? {
+        let node = j.node, roads = j.roads, sameRoad = j.sameRoad, classA = j.classA, classB = j.classB
+        let inRoundabout = j.inRoundabout, toRoundabout = j.toRoundabout
+        let isHighway = StepJunction.isHighway, isLink = StepJunction.isLink
+        // Inside a roundabout, and on the same road (see `StepJunction.isQuiet`), nothing is
+        // said: no bearing needed (the trigonometry is most of a step's cost).
         if inRoundabout && toRoundabout {
             exitsPassed += roundaboutExits(at: node)
             return nil
         }
-        let ramp = (isLink(classB) && !isLink(classA) && !isHighway(classA)) || (isHighway(classA) && isLink(classB))
-            || (isLink(classA) && isHighway(classB))
-        if sameRoad && !toRoundabout && !inRoundabout && !ramp {
-            if roads <= 2 { return nil }
-            // Through a junction nothing is said below a `Self.continueAngle` turn (see the
-            // choice of type below); a planar estimate settles most such junctions without
-            // trigonometry, and only the doubtful ones are measured.
-            if data.turnSurelyBelow(cosine: Self.surelyNoContinueCosine, arriving: a.edge, a.direction,
-                                    leaving: b.edge, b.direction) { return nil }
-        }
+        if j.isQuiet { return nil }
         let arriving = data.bearingArriving(a.edge, a.direction)
         let leaving = data.bearingLeaving(b.edge, b.direction)
         let angle = turnAngle(arriving: arriving, leaving: leaving)
@@ -172,7 +155,7 @@ struct StepBuilder {
         let location = (points.lon[b.points.lowerBound], points.lat[b.points.lowerBound])
         var step = RouteStep(type: type, modifier: modifier, bearingBefore: arriving.rounded(), bearingAfter: leaving.rounded(),
                              location: location, exit: nil,
-                             name: data.string(nameB), ref: data.string(refB))
+                             name: data.string(data.edgeName[b.edge]), ref: data.string(data.edgeRef[b.edge]))
         let (bearings, inIndex, outIndex) = intersection(node: node, arriving: a, leaving: b, bearings: endBearings())
         step.intersectionBearings = bearings
         step.intersectionIn = inIndex

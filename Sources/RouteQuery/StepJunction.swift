@@ -1,0 +1,78 @@
+import CShims
+import RoutingTiles
+
+/// The junction between two consecutive pieces of a leg as the step rules first see it, from
+/// the two pieces' own edges. Most junctions are settled here (`isQuiet`: the same road goes
+/// on); the others read the other roads at the node, which lie all over the file.
+struct StepJunction {
+    let node: Int
+    let roads: Int
+    let inRoundabout: Bool
+    let toRoundabout: Bool
+    let sameRoad: Bool
+    let classA: UInt8
+    let classB: UInt8
+    /// Onto or off a link road, but for link to link.
+    let ramp: Bool
+    /// Nothing said and nothing counted: the same road on through a plain node, or through a
+    /// junction with a turn surely below `StepBuilder.continueAngle`.
+    let isQuiet: Bool
+
+    static func isHighway(_ c: UInt8) -> Bool { c == 0 || c == 2 }       // motorway, trunk
+    static func isLink(_ c: UInt8) -> Bool { c % 2 == 1 && c <= 9 }      // *_link
+}
+
+extension StepBuilder {
+    func junction(from a: DrivenPiece, to b: DrivenPiece) -> StepJunction {
+        let node = data.endNode(a.edge, a.direction)
+        let roads = Int(data.nodeFirstEnd[node + 1] - data.nodeFirstEnd[node])
+        let inRoundabout = data.edgeFlags[a.edge] & EdgeFlags.roundabout != 0
+        let toRoundabout = data.edgeFlags[b.edge] & EdgeFlags.roundabout != 0
+        let nameA = data.edgeName[a.edge], nameB = data.edgeName[b.edge]
+        let refA = data.edgeRef[a.edge], refB = data.edgeRef[b.edge]
+        let classA = data.edgeRoadClass[a.edge], classB = data.edgeRoadClass[b.edge]
+        // Same road: the same name (a ref that ends or starts is not worth a word), or for
+        // unnamed roads the same ref, or the same class when both are blank.
+        let sameRoad = nameA != 0 ? nameA == nameB : (nameB == 0 && (refA != 0 ? refA == refB : refB == 0 && classA == classB))
+        typealias J = StepJunction
+        let ramp = (J.isLink(classB) && !J.isLink(classA) && !J.isHighway(classA)) || (J.isHighway(classA) && J.isLink(classB))
+            || (J.isLink(classA) && J.isHighway(classB))
+        // Along the same road through a plain node nothing is said; through a junction nothing
+        // below a `continueAngle` turn, which a planar estimate settles for most junctions
+        // without trigonometry (only the doubtful ones are measured).
+        let isQuiet = sameRoad && !toRoundabout && !inRoundabout && !ramp
+            && (roads <= 2 || data.turnSurelyBelow(cosine: Self.surelyNoContinueCosine, arriving: a.edge, a.direction,
+                                                   leaving: b.edge, b.direction))
+        return StepJunction(node: node, roads: roads, inRoundabout: inRoundabout, toRoundabout: toRoundabout, sameRoad: sameRoad,
+                            classA: classA, classB: classB, ramp: ramp, isQuiet: isQuiet)
+    }
+
+    /// Brings in what the step rules read about the other roads at the junctions that are not
+    /// quiet (a step's intersection, a roundabout's exits): the node's road ends, then each end's
+    /// rank, flags and shape range, then the shape points its bearing is measured on. Read
+    /// junction by junction, each of those three misses waited for the one before; here the
+    /// misses of all junctions at one level overlap.
+    func prefetchRoads(at junctions: [StepJunction]) {
+        guard let ends = data.nodeEnds.baseAddress, let ranks = data.edgeDirectionRank.baseAddress,
+              let shapeFirst = data.edgeShapeFirst.baseAddress, let flags = data.edgeFlags.baseAddress,
+              let lat = data.shapeLatE7.baseAddress, let lon = data.shapeLonE7.baseAddress else { return }
+        let first = data.nodeFirstEnd
+        for j in junctions where !j.isQuiet { offgrid_prefetch(ends + Int(first[j.node])) }
+        for j in junctions where !j.isQuiet {
+            for i in Int(first[j.node])..<Int(first[j.node + 1]) {
+                let ed = Int(ends[i])
+                offgrid_prefetch(ranks + ed)
+                offgrid_prefetch(shapeFirst + ed >> 1)
+                offgrid_prefetch(flags + ed >> 1)
+            }
+        }
+        for j in junctions where !j.isQuiet {
+            for i in Int(first[j.node])..<Int(first[j.node + 1]) {
+                let ed = Int(ends[i])
+                let (s, _) = data.leavingSegment(ed >> 1, ed & 1)
+                offgrid_prefetch(lat + s)
+                offgrid_prefetch(lon + s)
+            }
+        }
+    }
+}
