@@ -90,7 +90,7 @@ struct AlternativeRoutes {
         var out: [Int: Double] = [:]
         for r in leg.ranks {
             let e = Int(data.rankEdgeDirection[Int(r)] >> 1)
-            out[e] = Double(data.edgeLengthCm[e])
+            out[e] = Double(data.edges[e].lengthCm)
         }
         return out
     }

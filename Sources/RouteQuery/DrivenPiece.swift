@@ -32,7 +32,7 @@ extension RoutingData {
     func piece(edge e: Int, direction d: Int, from a: Double, to b: Double, seconds: Double,
                into points: inout LegPoints, continuing: Bool) -> DrivenPiece {
         let r = shapeRange(e)
-        let meters = Double(edgeLengthCm[e]) / 100 * max(0, b - a)
+        let meters = Double(edges[e].lengthCm) / 100 * max(0, b - a)
         let first = continuing ? points.lat.count - 1 : points.lat.count
         @inline(__always) func at(_ k: Int) -> Int { d == 0 ? r.lowerBound + k : r.upperBound - 1 - k }
         @inline(__always) func made() -> DrivenPiece {
@@ -131,7 +131,7 @@ extension RoutingData {
     }
 
     /// The node reached at the end of edge e driven in direction d.
-    func endNode(_ e: Int, _ d: Int) -> Int { Int(d == 0 ? edgeTo[e] : edgeFrom[e]) }
+    func endNode(_ e: Int, _ d: Int) -> Int { Int(d == 0 ? edges[e].to : edges[e].from) }
 }
 
 extension RoutingData {
@@ -140,15 +140,15 @@ extension RoutingData {
     /// The whole edges are summed in integers, so a leg and a table cell agree to the bit.
     func meters(from source: Phantom, on first: UInt32, through innerCm: UInt64, to target: Phantom, on last: UInt32) -> Double {
         let firstED = Int(rankEdgeDirection[Int(first)]), lastED = Int(rankEdgeDirection[Int(last)])
-        let head = Double(edgeLengthCm[firstED >> 1]) / 100 * max(0, 1 - source.position(firstED & 1))
-        let tail = Double(edgeLengthCm[lastED >> 1]) / 100 * max(0, target.position(lastED & 1))
+        let head = Double(edges[firstED >> 1].lengthCm) / 100 * max(0, 1 - source.position(firstED & 1))
+        let tail = Double(edges[lastED >> 1].lengthCm) / 100 * max(0, target.position(lastED & 1))
         return head + Double(innerCm) / 100 + tail
     }
 
     /// Metres between two points driven on one edge-based node, `rank`.
     func meters(on rank: UInt32, from source: Phantom, to target: Phantom) -> Double {
         let ed = Int(rankEdgeDirection[Int(rank)])
-        return Double(edgeLengthCm[ed >> 1]) / 100 * max(0, target.position(ed & 1) - source.position(ed & 1))
+        return Double(edges[ed >> 1].lengthCm) / 100 * max(0, target.position(ed & 1) - source.position(ed & 1))
     }
 
     /// Metres of a path found with `rankLength` sums (`CHQuery.pathSpan`, `tableDistances`).
@@ -196,12 +196,11 @@ extension RoutingData {
         var touched: UInt32 = 0
         for r in ranks { touched ^= rankEdgeDirection[Int(r)] }
         for r in ranks {
-            let ed = Int(rankEdgeDirection[Int(r)]), e = ed >> 1
-            let s0 = Int(edgeShapeFirst[e])
-            let node = Int(ed & 1 == 0 ? edgeTo[e] : edgeFrom[e])
+            let ed = Int(rankEdgeDirection[Int(r)]), edge = edges[ed >> 1]
+            let s0 = Int(edge.shapeFirst)
+            let node = Int(ed & 1 == 0 ? edge.to : edge.from)
             if s0 < shapeLatE7.count { touched ^= UInt32(bitPattern: shapeLatE7[s0] ^ shapeLonE7[s0]) }
             if node < nodeCount { touched ^= nodeFirstEnd[node] }
-            touched ^= edgeLengthCm[e] ^ edgeName[e] ^ edgeRef[e] ^ UInt32(edgeFlags[e]) ^ UInt32(edgeRoadClass[e])
         }
         keepComputed(touched)
     }

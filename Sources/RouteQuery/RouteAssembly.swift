@@ -80,7 +80,7 @@ struct RouteAssembly {
         var names: [(name: UInt32, meters: Double, firstSeen: Int)] = []
         var last = -1
         for (i, p) in pieces.enumerated() {
-            let name = data.edgeName[p.edge]
+            let name = data.edges[p.edge].name
             guard name != 0 else { continue }
             if last < 0 || names[last].name != name {
                 last = names.firstIndex { $0.name == name } ?? -1

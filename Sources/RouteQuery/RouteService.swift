@@ -132,7 +132,7 @@ public final class RouteService {
     }
 
     func waypoint(_ p: Phantom) -> Waypoint {
-        Waypoint(location: .rounded(lon: p.lon, lat: p.lat), name: data.string(data.edgeName[p.edge]), distance: round2(p.distance))
+        Waypoint(location: .rounded(lon: p.lon, lat: p.lat), name: data.string(data.edges[p.edge].name), distance: round2(p.distance))
     }
 }
 

@@ -17,14 +17,8 @@ public final class RoutingData: @unchecked Sendable {
     public let nodeControl: UnsafeBufferPointer<UInt8>
     public let nodeFirstEnd: UnsafeBufferPointer<UInt32>
     public let nodeEnds: UnsafeBufferPointer<UInt32>
-    public let edgeFrom: UnsafeBufferPointer<UInt32>
-    public let edgeTo: UnsafeBufferPointer<UInt32>
-    public let edgeShapeFirst: UnsafeBufferPointer<UInt32>
-    public let edgeLengthCm: UnsafeBufferPointer<UInt32>
-    public let edgeFlags: UnsafeBufferPointer<UInt8>
-    public let edgeRoadClass: UnsafeBufferPointer<UInt8>
-    public let edgeName: UnsafeBufferPointer<UInt32>
-    public let edgeRef: UnsafeBufferPointer<UInt32>
+    /// `edgeCount + 1` records, the last a sentinel (`EdgeRecord`).
+    public let edges: UnsafeBufferPointer<EdgeRecord>
     public let shapeLatE7: UnsafeBufferPointer<Int32>
     public let shapeLonE7: UnsafeBufferPointer<Int32>
     public let rankEdgeDirection: UnsafeBufferPointer<UInt32>
@@ -46,14 +40,7 @@ public final class RoutingData: @unchecked Sendable {
         nodeControl = file.array(.nodeControl)
         nodeFirstEnd = file.array(.nodeFirstEnd)
         nodeEnds = file.array(.nodeEnds)
-        edgeFrom = file.array(.edgeFrom)
-        edgeTo = file.array(.edgeTo)
-        edgeShapeFirst = file.array(.edgeShapeFirst)
-        edgeLengthCm = file.array(.edgeLengthCm)
-        edgeFlags = file.array(.edgeFlags)
-        edgeRoadClass = file.array(.edgeRoadClass)
-        edgeName = file.array(.edgeName)
-        edgeRef = file.array(.edgeRef)
+        edges = file.edges
         shapeLatE7 = file.array(.shapeLatE7)
         shapeLonE7 = file.array(.shapeLonE7)
         rankEdgeDirection = file.array(.rankEdgeDirection)
@@ -62,7 +49,7 @@ public final class RoutingData: @unchecked Sendable {
         rankComponent = file.array(.rankComponent)
         strings = file.strings
         ch = file.hierarchy
-        rankLength = CHNodeMetric { [edgeLengthCm, rankEdgeDirection] r in edgeLengthCm[Int(rankEdgeDirection[Int(r)] >> 1)] }
+        rankLength = CHNodeMetric { [edges, rankEdgeDirection] r in edges[Int(rankEdgeDirection[Int(r)] >> 1)].lengthCm }
     }
 
     public func string(_ i: UInt32) -> String { strings[Int(i)] }
@@ -100,5 +87,5 @@ public final class RoutingData: @unchecked Sendable {
     }
 
     /// Shape point range of edge e.
-    @inline(__always) public func shapeRange(_ e: Int) -> Range<Int> { Int(edgeShapeFirst[e])..<Int(edgeShapeFirst[e + 1]) }
+    @inline(__always) public func shapeRange(_ e: Int) -> Range<Int> { Int(edges[e].shapeFirst)..<Int(edges[e + 1].shapeFirst) }
 }

@@ -35,8 +35,7 @@ public final class Snapper {
     public let edgeCount: Int
     let cellFirst: UnsafeBufferPointer<UInt32>
     let cellEdges: UnsafeBufferPointer<UInt32>
-    let edgeShapeFirst: UnsafeBufferPointer<UInt32>
-    let edgeLengthCm: UnsafeBufferPointer<UInt32>
+    let edges: UnsafeBufferPointer<EdgeRecord>
     let edgeDirectionRank: UnsafeBufferPointer<UInt32>
     let rankComponent: UnsafeBufferPointer<UInt16>
     let shapeLatE7: UnsafeBufferPointer<Int32>
@@ -63,8 +62,7 @@ public final class Snapper {
         cellFirst = file.array(.gridCellFirst)
         cellEdges = file.array(.gridCellEdges)
         cellEdgeBox = file.array(.gridCellEdgeBox)
-        edgeShapeFirst = file.array(.edgeShapeFirst)
-        edgeLengthCm = file.array(.edgeLengthCm)
+        edges = file.edges
         edgeDirectionRank = file.array(.edgeDirectionRank)
         rankComponent = file.array(.rankComponent)
         shapeLatE7 = file.array(.shapeLatE7)
@@ -82,7 +80,7 @@ public final class Snapper {
         guard cellE7 > 0, rows > 0, columns > 0, rows <= Int(Int32.max) / columns else { throw bad("bad grid \(columns) × \(rows) of \(cellE7)") }
         guard cellFirst.count == rows * columns + 1 else { throw bad("grid has \(cellFirst.count) offsets for \(rows * columns) cells") }
         guard cellEdgeBox.count == cellEdges.count else { throw bad("grid has \(cellEdgeBox.count) boxes for \(cellEdges.count) entries") }
-        guard edgeShapeFirst.count == edgeCount + 1, edgeLengthCm.count == edgeCount, edgeDirectionRank.count == 2 * edgeCount,
+        guard edges.count == edgeCount + 1, edgeDirectionRank.count == 2 * edgeCount,
               shapeLatE7.count == shapeLonE7.count else { throw bad("edge and shape sections disagree in length") }
     }
 
@@ -277,7 +275,7 @@ public final class Snapper {
                 var touched: Int32 = 0
                 for k in 0..<m {
                     let e = Int(batch[k])
-                    let s0 = Int(edgeShapeFirst[e])
+                    let s0 = Int(edges[e].shapeFirst)
                     if s0 < shapeLatE7.count { touched ^= shapeLatE7[s0] ^ shapeLonE7[s0] }
                     touched ^= Int32(truncatingIfNeeded: edgeDirectionRank[2 * e])
                 }
@@ -295,7 +293,7 @@ public final class Snapper {
     /// one lies within `within` metres (at most the stop `scale` was made for). Ties keep the
     /// earlier segment.
     @inline(__always) private func nearestHit(onEdge e: Int, _ q: SnapQuery, _ scale: ReachScale, within: Double) -> SnapHit? {
-        let s0 = Int(edgeShapeFirst[e]), s1 = Int(edgeShapeFirst[e + 1])
+        let s0 = Int(edges[e].shapeFirst), s1 = Int(edges[e + 1].shapeFirst)
         guard s0 < s1, s1 <= shapeLatE7.count else { return nil }
         let forward = rank(2 * e), backward = rank(2 * e + 1)
         guard forward != UInt32.max || backward != UInt32.max else { return nil }
@@ -344,10 +342,10 @@ public final class Snapper {
 
     /// Completes a hit: offset along the edge (haversine, as the tiles measure) and bearing.
     private func candidate(_ h: SnapHit) -> SnapCandidate {
-        let s0 = Int(edgeShapeFirst[h.edge]), s1 = Int(edgeShapeFirst[h.edge + 1])
+        let s0 = Int(edges[h.edge].shapeFirst), s1 = Int(edges[h.edge + 1].shapeFirst)
         func point(_ i: Int) -> GeoPoint { GeoPoint(lon: Double(shapeLonE7[i]) * 1e-7, lat: Double(shapeLatE7[i]) * 1e-7) }
         let j = min(h.shapeIndex + 1, s1 - 1)
-        let length = Double(edgeLengthCm[h.edge])
+        let length = Double(edges[h.edge].lengthCm)
         // The direction of a repeated point is that of the next (or previous) real segment.
         var a = h.shapeIndex, b = j
         while b + 1 < s1 && point(a) == point(b) { b += 1 }
@@ -360,18 +358,18 @@ public final class Snapper {
 
     /// What a route needs of a hit (no bearing: that is for nearest answers only).
     private func phantom(_ h: SnapHit) -> Phantom {
-        Phantom(edge: h.edge, offsetCm: offsetCm(h), lengthCm: Double(edgeLengthCm[h.edge]), forwardRank: h.forwardRank,
+        Phantom(edge: h.edge, offsetCm: offsetCm(h), lengthCm: Double(edges[h.edge].lengthCm), forwardRank: h.forwardRank,
                 backwardRank: h.backwardRank, lon: h.lon, lat: h.lat, distance: h.distance)
     }
 
     /// Along the shape from the edge's start to the hit, in 0 ... the edge's length (cm).
     private func offsetCm(_ h: SnapHit) -> Double {
-        let s1 = Int(edgeShapeFirst[h.edge + 1])
+        let s1 = Int(edges[h.edge + 1].shapeFirst)
         func point(_ i: Int) -> GeoPoint { GeoPoint(lon: Double(shapeLonE7[i]) * 1e-7, lat: Double(shapeLatE7[i]) * 1e-7) }
         var before = 0.0
-        for i in Int(edgeShapeFirst[h.edge])..<h.shapeIndex { before += haversineMeters(point(i), point(i + 1)) }
+        for i in Int(edges[h.edge].shapeFirst)..<h.shapeIndex { before += haversineMeters(point(i), point(i + 1)) }
         let j = min(h.shapeIndex + 1, s1 - 1)
         let along = before + h.t * haversineMeters(point(h.shapeIndex), point(j))
-        return min(Double(edgeLengthCm[h.edge]), max(0, along * 100))
+        return min(Double(edges[h.edge].lengthCm), max(0, along * 100))
     }
 }

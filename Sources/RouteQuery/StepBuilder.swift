@@ -39,7 +39,7 @@ struct StepBuilder {
         let start = first.points.lowerBound
         var current = RouteStep(type: .depart, modifier: nil, bearingBefore: 0, bearingAfter: departBearing.rounded(),
                                 location: (points.lon[start], points.lat[start]), exit: nil,
-                                name: data.string(data.edgeName[first.edge]), ref: data.string(data.edgeRef[first.edge]))
+                                name: data.string(data.edges[first.edge].name), ref: data.string(data.edges[first.edge].ref))
         current.intersectionBearings = [Int(departBearing.rounded()) % 360]
         current.intersectionOut = 0
         var exitsPassed = 0
@@ -155,7 +155,7 @@ struct StepBuilder {
         let location = (points.lon[b.points.lowerBound], points.lat[b.points.lowerBound])
         var step = RouteStep(type: type, modifier: modifier, bearingBefore: arriving.rounded(), bearingAfter: leaving.rounded(),
                              location: location, exit: nil,
-                             name: data.string(data.edgeName[b.edge]), ref: data.string(data.edgeRef[b.edge]))
+                             name: data.string(data.edges[b.edge].name), ref: data.string(data.edges[b.edge].ref))
         let (bearings, inIndex, outIndex) = intersection(node: node, arriving: a, leaving: b, bearings: endBearings())
         step.intersectionBearings = bearings
         step.intersectionIn = inIndex
@@ -169,7 +169,7 @@ struct StepBuilder {
         var exits = 0
         for i in Int(data.nodeFirstEnd[node])..<Int(data.nodeFirstEnd[node + 1]) {
             let ed = Int(data.nodeEnds[i])
-            if data.edgeDirectionRank[ed] != UInt32.max && data.edgeFlags[ed >> 1] & EdgeFlags.roundabout == 0 { exits += 1 }
+            if data.edgeDirectionRank[ed] != UInt32.max && data.edges[ed >> 1].flags & EdgeFlags.roundabout == 0 { exits += 1 }
         }
         return exits
     }

@@ -26,11 +26,11 @@ extension StepBuilder {
     func junction(from a: DrivenPiece, to b: DrivenPiece) -> StepJunction {
         let node = data.endNode(a.edge, a.direction)
         let roads = Int(data.nodeFirstEnd[node + 1] - data.nodeFirstEnd[node])
-        let inRoundabout = data.edgeFlags[a.edge] & EdgeFlags.roundabout != 0
-        let toRoundabout = data.edgeFlags[b.edge] & EdgeFlags.roundabout != 0
-        let nameA = data.edgeName[a.edge], nameB = data.edgeName[b.edge]
-        let refA = data.edgeRef[a.edge], refB = data.edgeRef[b.edge]
-        let classA = data.edgeRoadClass[a.edge], classB = data.edgeRoadClass[b.edge]
+        let inRoundabout = data.edges[a.edge].flags & EdgeFlags.roundabout != 0
+        let toRoundabout = data.edges[b.edge].flags & EdgeFlags.roundabout != 0
+        let nameA = data.edges[a.edge].name, nameB = data.edges[b.edge].name
+        let refA = data.edges[a.edge].ref, refB = data.edges[b.edge].ref
+        let classA = data.edges[a.edge].roadClass, classB = data.edges[b.edge].roadClass
         // Same road: the same name (a ref that ends or starts is not worth a word), or for
         // unnamed roads the same ref, or the same class when both are blank.
         let sameRoad = nameA != 0 ? nameA == nameB : (nameB == 0 && (refA != 0 ? refA == refB : refB == 0 && classA == classB))
@@ -49,21 +49,20 @@ extension StepBuilder {
 
     /// Brings in what the step rules read about the other roads at the junctions that are not
     /// quiet (a step's intersection, a roundabout's exits): the node's road ends, then each end's
-    /// rank, flags and shape range, then the shape points its bearing is measured on. Read
+    /// rank and record, then the shape points its bearing is measured on. Read
     /// junction by junction, each of those three misses waited for the one before; here the
     /// misses of all junctions at one level overlap.
     func prefetchRoads(at junctions: [StepJunction]) {
         guard let ends = data.nodeEnds.baseAddress, let ranks = data.edgeDirectionRank.baseAddress,
-              let shapeFirst = data.edgeShapeFirst.baseAddress, let flags = data.edgeFlags.baseAddress,
-              let lat = data.shapeLatE7.baseAddress, let lon = data.shapeLonE7.baseAddress else { return }
+              let edges = data.edges.baseAddress, let lat = data.shapeLatE7.baseAddress, let lon = data.shapeLonE7.baseAddress
+        else { return }
         let first = data.nodeFirstEnd
         for j in junctions where !j.isQuiet { offgrid_prefetch(ends + Int(first[j.node])) }
         for j in junctions where !j.isQuiet {
             for i in Int(first[j.node])..<Int(first[j.node + 1]) {
                 let ed = Int(ends[i])
                 offgrid_prefetch(ranks + ed)
-                offgrid_prefetch(shapeFirst + ed >> 1)
-                offgrid_prefetch(flags + ed >> 1)
+                offgrid_prefetch(edges + ed >> 1)
             }
         }
         for j in junctions where !j.isQuiet {

@@ -96,6 +96,14 @@ public final class GraphFile {
                            core: CHCoreTable(nodeCount: nodeCount, distances: array(.chCoreDistances)))
     }
 
+    /// The edges' records in place, `edgeCount + 1` with the sentinel (`edgeRecords` read as `EdgeRecord`).
+    public var edges: UnsafeBufferPointer<EdgeRecord> {
+        let words: UnsafeBufferPointer<UInt32> = array(.edgeRecords)
+        let count = words.count / EdgeRecord.words
+        return UnsafeBufferPointer(start: UnsafeRawPointer(words.baseAddress!).bindMemory(to: EdgeRecord.self, capacity: count),
+                                   count: count)
+    }
+
     /// Checks every section's CRC32 (reads the whole file) and every shortcut's halves, the checks
     /// too slow for every open.
     public func verify() throws {

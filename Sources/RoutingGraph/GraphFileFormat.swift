@@ -21,8 +21,9 @@ public enum GraphFileFormat {
         // Node-based graph (junctions) and its edges.
         case nodeLatE7 = 2, nodeLonE7, nodeControl
         case nodeFirstEnd, nodeEnds
-        case edgeFrom = 10, edgeTo, edgeShapeFirst, edgeLengthCm, edgeSpeedForward, edgeSpeedBackward
-        case edgeFlags, edgeRoadClass, edgeName, edgeRef
+        // One `EdgeRecord` (eight u32) per edge, and a sentinel, since 2026-11-27 (until then
+        // ids 10-19 held one field each: edgeFrom … edgeRef).
+        case edgeRecords = 20
         case shapeLatE7 = 30, shapeLonE7
         case stringOffsets = 40, stringBytes
         // Edge-based nodes, in contraction-rank order.
@@ -41,8 +42,8 @@ public enum GraphFileFormat {
 
         public var elementSize: Int {
             switch self {
-            case .nodeControl, .edgeFlags, .edgeRoadClass, .stringBytes: return 1
-            case .edgeSpeedForward, .edgeSpeedBackward, .rankComponent, .gridCellEdgeBox: return 2
+            case .nodeControl, .stringBytes: return 1
+            case .rankComponent, .gridCellEdgeBox: return 2
             case .chShortcutIndex: return 8
             default: return 4
             }

@@ -44,9 +44,7 @@ extension GraphFile {
         let n = scalar(.nodeCount), e = scalar(.edgeCount), r = scalar(.edgeBasedNodeCount)
         for s in [GraphFileFormat.Section.nodeLatE7, .nodeLonE7, .nodeControl] { try expect(s, n) }
         try expect(.nodeFirstEnd, n + 1)
-        for s in [GraphFileFormat.Section.edgeFrom, .edgeTo, .edgeLengthCm, .edgeSpeedForward, .edgeSpeedBackward,
-                  .edgeFlags, .edgeRoadClass, .edgeName, .edgeRef] { try expect(s, e) }
-        try expect(.edgeShapeFirst, e + 1)
+        try expect(.edgeRecords, EdgeRecord.words * (e + 1))
         try expect(.edgeDirectionRank, 2 * e)
         try expect(.shapeLatE7, scalar(.shapePointCount))
         try expect(.shapeLonE7, scalar(.shapePointCount))
@@ -61,16 +59,14 @@ extension GraphFile {
     }
 
     /// A CSR offsets array starts at 0, never decreases and ends at its target's length.
-    private func checkOffsets(_ s: GraphFileFormat.Section, into target: GraphFileFormat.Section, minimumRun: UInt32 = 0,
-                              elementsPerEntry: Int = 1) throws {
+    private func checkOffsets(_ s: GraphFileFormat.Section, into target: GraphFileFormat.Section, elementsPerEntry: Int = 1) throws {
         let first: UnsafeBufferPointer<UInt32> = array(s)
         let total = count(target) / elementsPerEntry
         guard let last = first.last, first[0] == 0, Int(last) == total else {
             throw Damage(message: "section \(s) does not run from 0 to the \(total) entries of \(target)")
         }
-        for i in 0..<(first.count - 1) where UInt64(first[i + 1]) < UInt64(first[i]) + UInt64(minimumRun) {
-            let what = minimumRun == 0 ? "decreases" : "starts a run shorter than \(minimumRun)"
-            throw Damage(message: "section \(s) \(what) at entry \(i) (\(first[i]) → \(first[i + 1]))")
+        for i in 0..<(first.count - 1) where first[i + 1] < first[i] {
+            throw Damage(message: "section \(s) decreases at entry \(i) (\(first[i]) → \(first[i + 1]))")
         }
     }
 
@@ -91,25 +87,43 @@ extension GraphFile {
         }
     }
 
+    /// Every edge's ends and strings below their counts, and its shape a run of two or more
+    /// points (both end nodes), the runs in order from point 0 to the sentinel's count.
+    private func checkEdges() throws {
+        let n = UInt32(scalar(.nodeCount)), strings = UInt32(scalar(.stringCount)), points = scalar(.shapePointCount)
+        let edges = self.edges
+        let e = edges.count - 1
+        for i in 0..<e {
+            let r = edges[i]
+            if r.from >= n || r.to >= n {
+                throw Damage(message: "section edgeRecords edge \(i) joins nodes \(r.from) and \(r.to), not below \(n)")
+            }
+            if r.name >= strings || r.ref >= strings {
+                throw Damage(message: "section edgeRecords edge \(i) has name \(r.name) and ref \(r.ref), not below \(strings)")
+            }
+            if UInt64(edges[i + 1].shapeFirst) < UInt64(r.shapeFirst) + 2 {
+                throw Damage(message: "section edgeRecords edge \(i) has shape points \(r.shapeFirst) ..< \(edges[i + 1].shapeFirst), not two or more")
+            }
+        }
+        guard edges[0].shapeFirst == 0 || e == 0, edges[e] == .sentinel(shapePointCount: points) else {
+            throw Damage(message: "section edgeRecords does not run from shape point 0 to a last record of \(points) points and zeros")
+        }
+    }
+
     private func checkNodesAndEdges() throws {
         let n = scalar(.nodeCount), e = scalar(.edgeCount)
         try checkCoordinates(lat: .nodeLatE7, lon: .nodeLonE7)
         try checkCoordinates(lat: .shapeLatE7, lon: .shapeLonE7)
-        try checkBelow(.edgeFrom, n)
-        try checkBelow(.edgeTo, n)
-        try checkBelow(.edgeName, scalar(.stringCount))
-        try checkBelow(.edgeRef, scalar(.stringCount))
+        try checkEdges()
         try checkOffsets(.stringOffsets, into: .stringBytes)
-        // Every edge has a polyline of at least its two end points.
-        try checkOffsets(.edgeShapeFirst, into: .shapeLatE7, minimumRun: 2)
         // A node's ends are edge directions that really end there (2e: leaves from, 2e+1: reaches to).
         try checkOffsets(.nodeFirstEnd, into: .nodeEnds)
         let first: UnsafeBufferPointer<UInt32> = array(.nodeFirstEnd), ends: UnsafeBufferPointer<UInt32> = array(.nodeEnds)
-        let from: UnsafeBufferPointer<UInt32> = array(.edgeFrom), to: UnsafeBufferPointer<UInt32> = array(.edgeTo)
+        let edges = self.edges
         for v in 0..<n {
             for i in Int(first[v])..<Int(first[v + 1]) {
                 let ed = Int(ends[i])
-                guard ed < 2 * e, Int((ed & 1 == 0 ? from : to)[ed >> 1]) == v else {
+                guard ed < 2 * e, Int(ed & 1 == 0 ? edges[ed >> 1].from : edges[ed >> 1].to) == v else {
                     throw Damage(message: "section nodeEnds entry \(i) (\(ed)) is not an end of node \(v)")
                 }
             }

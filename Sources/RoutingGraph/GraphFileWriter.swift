@@ -23,6 +23,12 @@ public struct GraphFileWriter {
         sections.append((section, bytes))
     }
 
+    /// Records of plain words (`EdgeRecord`) as a section of their words.
+    public mutating func add(_ section: GraphFileFormat.Section, records: [EdgeRecord]) {
+        precondition(MemoryLayout<EdgeRecord>.stride == EdgeRecord.words * section.elementSize, "\(section) holds records of words")
+        sections.append((section, records.withUnsafeBytes { Array($0) }))
+    }
+
     public func encodeHeader() -> (header: [UInt8], offsets: [Int], total: Int) {
         var w = ByteWriter()
         w.append(contentsOf: GraphFileFormat.magic)

@@ -110,9 +110,9 @@ final class RouteServiceTests: XCTestCase {
         let e = try XCTUnwrap(longestStraightEdge(d, flags: 3))
         let (quarter, threeQuarters) = quarterPoints(d, e)
         let s = try service.summary(RouteRequest(coordinates: [quarter, threeQuarters]))
-        XCTAssertEqual(s.distance, Double(d.edgeLengthCm[e]) / 100 / 2, accuracy: 1)
+        XCTAssertEqual(s.distance, Double(d.edges[e].lengthCm) / 100 / 2, accuracy: 1)
         let back = try service.summary(RouteRequest(coordinates: [threeQuarters, quarter]))
-        XCTAssertEqual(back.distance, Double(d.edgeLengthCm[e]) / 100 / 2, accuracy: 1)
+        XCTAssertEqual(back.distance, Double(d.edges[e].lengthCm) / 100 / 2, accuracy: 1)
     }
 
     /// On a one-way edge with the target behind the source, the route leaves the edge by its
@@ -126,13 +126,13 @@ final class RouteServiceTests: XCTestCase {
         let ch = try service.summary(request)
         request.algorithm = .dijkstra
         let dijkstra = try service.summary(request)
-        XCTAssertGreaterThan(ch.distance, Double(d.edgeLengthCm[e]) / 100 / 2 + 1, "the route goes around")
+        XCTAssertGreaterThan(ch.distance, Double(d.edges[e].lengthCm) / 100 / 2 + 1, "the route goes around")
         XCTAssertEqual(ch.duration, dijkstra.duration)
     }
 
     private func longestStraightEdge(_ d: RoutingData, flags: UInt8) -> Int? {
-        (0..<d.edgeCount).filter { d.edgeFlags[$0] & 3 == flags && d.shapeRange($0).count == 2 }
-            .max { d.edgeLengthCm[$0] < d.edgeLengthCm[$1] }
+        (0..<d.edgeCount).filter { d.edges[$0].flags & 3 == flags && d.shapeRange($0).count == 2 }
+            .max { d.edges[$0].lengthCm < d.edges[$1].lengthCm }
     }
 
     private func quarterPoints(_ d: RoutingData, _ e: Int) -> ((lon: Double, lat: Double), (lon: Double, lat: Double)) {

@@ -25,7 +25,7 @@ final class SnappingTests: XCTestCase {
     func sample() throws -> Sample {
         if let s = Self.cached { return s }
         let file = try SampleGraphFixture.graphFile()
-        let first: UnsafeBufferPointer<UInt32> = file.array(.edgeShapeFirst)
+        let edges = file.edges
         let lat: UnsafeBufferPointer<Int32> = file.array(.shapeLatE7), lon: UnsafeBufferPointer<Int32> = file.array(.shapeLonE7)
         let ranks: UnsafeBufferPointer<UInt32> = file.array(.edgeDirectionRank)
         let component: UnsafeBufferPointer<UInt16> = file.array(.rankComponent)
@@ -34,8 +34,8 @@ final class SnappingTests: XCTestCase {
             let usable = [ranks[2 * e], ranks[2 * e + 1]].filter { $0 != UInt32.max }
             guard !usable.isEmpty else { continue }
             let c = UInt32(usable.map { component[Int($0)] }.min()!)
-            for i in Int(first[e])..<(Int(first[e + 1]) - 1) {
-                segments.append(Segment(edge: e, index: i - Int(first[e]), a: GeoPoint(lon: Double(lon[i]) * 1e-7, lat: Double(lat[i]) * 1e-7),
+            for i in Int(edges[e].shapeFirst)..<(Int(edges[e + 1].shapeFirst) - 1) {
+                segments.append(Segment(edge: e, index: i - Int(edges[e].shapeFirst), a: GeoPoint(lon: Double(lon[i]) * 1e-7, lat: Double(lat[i]) * 1e-7),
                                         b: GeoPoint(lon: Double(lon[i + 1]) * 1e-7, lat: Double(lat[i + 1]) * 1e-7), component: c))
             }
         }

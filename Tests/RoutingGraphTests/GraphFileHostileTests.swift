@@ -98,7 +98,9 @@ final class GraphFileHostileTests: XCTestCase {
             // Unranked edge directions (one-way roads' other direction) given rank 0, already taken.
             (.edgeDirectionRank, { _, old in old == UInt32.max ? 0 : old }, "section edgeDirectionRank ranks"),
             (.chFirstOut, { i, old in i == 5 ? 0xFF_FFFF : old }, "section chFirstOut decreases at entry 5"),
-            (.edgeTo, { i, old in i == 3 ? 0xFFFF_FFF0 : old }, "section edgeTo entry 3 is 4294967280, not below"),
+            // Eight u32 per edge record: entry 25 is edge 3's `to`, 26 its first shape point.
+            (.edgeRecords, { i, old in i == 25 ? 0xFFFF_FFF0 : old }, "section edgeRecords edge 3 joins nodes"),
+            (.edgeRecords, { i, old in i == 26 ? old + 1_000 : old }, "section edgeRecords edge 3 has shape points"),
             (.stringOffsets, { i, old in i == 0 ? 1 : old }, "section stringOffsets does not run from 0"),
             (.chShortcutMiddle, { _, _ in 0x7FFF_FFFF }, "has middle 2147483647, not lower"),
             // chShortcutIndex holds (shortcuts before, flags) per 32 arcs: entry 2 is word 1's count.
@@ -164,17 +166,16 @@ final class GraphFileHostileTests: XCTestCase {
         let view = file.hierarchy
         let query = CHQuery(graph: view)
         let rankEdge: UnsafeBufferPointer<UInt32> = file.array(.rankEdgeDirection)
-        let shapeFirst: UnsafeBufferPointer<UInt32> = file.array(.edgeShapeFirst)
+        let edges = file.edges
         let lat: UnsafeBufferPointer<Int32> = file.array(.shapeLatE7)
-        let names: UnsafeBufferPointer<UInt32> = file.array(.edgeName)
         for _ in 0..<2 {
             let s = UInt32(rng.below(n)), t = UInt32(rng.below(n))
             guard let (_, nodes) = query.path(from: s, to: t) else { continue }
             for r in nodes.prefix(50) {
                 let e = Int(rankEdge[Int(r)] >> 1)
-                _ = file.string(Int(names[e]))
-                XCTAssertLessThan(shapeFirst[e] + 1, shapeFirst[e + 1])
-                _ = lat[Int(shapeFirst[e + 1]) - 1]
+                _ = file.string(Int(edges[e].name))
+                XCTAssertLessThan(edges[e].shapeFirst + 1, edges[e + 1].shapeFirst)
+                _ = lat[Int(edges[e + 1].shapeFirst) - 1]
             }
         }
         _ = query.table(sources: [[(UInt32(rng.below(n)), 0)]], targets: [[(UInt32(rng.below(n)), 0)], [(0, 0)]])

@@ -112,9 +112,9 @@ final class GraphFileTests: XCTestCase {
         let ch = CHQuery(graph: file.hierarchy)
         let edgeDirection: UnsafeBufferPointer<UInt32> = file.array(.rankEdgeDirection)
         let component: UnsafeBufferPointer<UInt16> = file.array(.rankComponent)
-        let from: UnsafeBufferPointer<UInt32> = file.array(.edgeFrom)
+        let edges = file.edges
         let lon: UnsafeBufferPointer<Int32> = file.array(.nodeLonE7)
-        func side(_ r: Int) -> Bool { lon[Int(from[Int(edgeDirection[r] >> 1)])] < 95_000_000 }
+        func side(_ r: Int) -> Bool { lon[Int(edges[Int(edgeDirection[r] >> 1)].from)] < 95_000_000 }
         let west = (0..<n).filter { component[$0] == 0 && side($0) }
         let east = (0..<n).filter { component[$0] == 0 && !side($0) }
         XCTAssertGreaterThan(west.count, 100)
