@@ -34,53 +34,52 @@ struct StepBuilder {
 
     func steps(_ pieces: [DrivenPiece], points: LegPoints, arriveLocation: (lon: Double, lat: Double)) -> [RouteStep] {
         guard let first = pieces.first else { return [] }
+        let junctions = (1..<pieces.count).map { junction(from: pieces[$0 - 1], to: pieces[$0]) }
+        prefetchRoads(at: junctions)
+        // The step being driven is the last one, built in place (a step is ~200 bytes); there is
+        // at most one per junction that is not quiet, besides departure and arrival.
         var steps: [RouteStep] = []
+        steps.reserveCapacity(2 + junctions.lazy.filter { !$0.isQuiet }.count)
         let departBearing = segmentBearing(points, first.points, fromStart: true) ?? data.bearingLeaving(first.edge, first.direction)
         let start = first.points.lowerBound
-        var current = RouteStep(type: .depart, modifier: nil, bearingBefore: 0, bearingAfter: departBearing.rounded(),
-                                location: (points.lon[start], points.lat[start]), exit: nil,
-                                name: data.string(data.edges[first.edge].name), ref: data.string(data.edges[first.edge].ref))
-        current.intersectionBearings = [Int(departBearing.rounded()) % 360]
-        current.intersectionOut = 0
+        steps.append(RouteStep(type: .depart, modifier: nil, bearingBefore: 0, bearingAfter: departBearing.rounded(),
+                               location: (points.lon[start], points.lat[start]), exit: nil,
+                               name: data.string(data.edges[first.edge].name), ref: data.string(data.edges[first.edge].ref)))
+        steps[0].intersectionBearings = [Int(departBearing.rounded()) % 360]
+        steps[0].intersectionOut = 0
         var exitsPassed = 0
         var roundaboutStep: Int?
         // The current step's points: from its first piece's first point to its last piece's last
         // (pieces share their junction points, so a step's points are one run of the leg's).
         var stepStart = start
-        func finish(_ step: inout RouteStep, through end: Int) {
-            step.lat = points.lat[stepStart..<end]
-            step.lon = points.lon[stepStart..<end]
+        func finishCurrent(through end: Int) {
+            steps[steps.count - 1].lat = points.lat[stepStart..<end]
+            steps[steps.count - 1].lon = points.lon[stepStart..<end]
         }
-        let junctions = (1..<pieces.count).map { junction(from: pieces[$0 - 1], to: pieces[$0]) }
-        prefetchRoads(at: junctions)
         for (i, piece) in pieces.enumerated() {
-            if i > 0 {
-                let prev = pieces[i - 1]
-                if let maneuver = maneuver(junctions[i - 1], from: prev, to: piece, points: points, exitsPassed: &exitsPassed) {
-                    finish(&current, through: prev.points.upperBound)
-                    stepStart = piece.points.lowerBound
-                    steps.append(current)
-                    if maneuver.type == .roundabout { roundaboutStep = steps.count }
-                    if maneuver.type == .exitRoundabout, let r = roundaboutStep, r < steps.count {
-                        // The roundabout step's instruction names the exit taken.
-                        steps[r].exit = exitsPassed + 1
-                        exitsPassed = 0
-                        roundaboutStep = nil
-                    }
-                    current = maneuver
+            if i > 0, let maneuver = maneuver(junctions[i - 1], from: pieces[i - 1], to: piece, points: points,
+                                              exitsPassed: &exitsPassed) {
+                finishCurrent(through: pieces[i - 1].points.upperBound)
+                stepStart = piece.points.lowerBound
+                if maneuver.type == .roundabout { roundaboutStep = steps.count }
+                if maneuver.type == .exitRoundabout, let r = roundaboutStep {
+                    // The roundabout step's instruction names the exit taken.
+                    steps[r].exit = exitsPassed + 1
+                    exitsPassed = 0
+                    roundaboutStep = nil
                 }
+                steps.append(maneuver)
             }
-            current.meters += piece.meters
-            current.seconds += piece.seconds
+            steps[steps.count - 1].meters += piece.meters
+            steps[steps.count - 1].seconds += piece.seconds
         }
         // Roundabout left at the destination: still say which exit.
-        if let r = roundaboutStep { if r < steps.count { steps[r].exit = exitsPassed + 1 } else { current.exit = exitsPassed + 1 } }
+        if let r = roundaboutStep { steps[r].exit = exitsPassed + 1 }
         let last = pieces[pieces.count - 1]
-        finish(&current, through: last.points.upperBound)
-        steps.append(current)
+        finishCurrent(through: last.points.upperBound)
         let arriveBearing = segmentBearing(points, last.points, fromStart: false) ?? data.bearingArriving(last.edge, last.direction)
         var arrive = RouteStep(type: .arrive, modifier: nil, bearingBefore: arriveBearing.rounded(), bearingAfter: 0,
-                               location: arriveLocation, exit: nil, name: current.name, ref: current.ref)
+                               location: arriveLocation, exit: nil, name: steps[steps.count - 1].name, ref: steps[steps.count - 1].ref)
         arrive.lat = [arriveLocation.lat, arriveLocation.lat]
         arrive.lon = [arriveLocation.lon, arriveLocation.lon]
         arrive.intersectionBearings = [(Int(arriveBearing.rounded()) + 180) % 360]
