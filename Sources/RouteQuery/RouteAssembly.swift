@@ -105,7 +105,11 @@ struct RouteAssembly {
                                              entry: s.intersectionBearings.indices.map { $0 == s.intersectionOut },
                                              in: s.intersectionIn, out: s.intersectionOut)
         let stepGeometry: RouteGeometry
-        if s.type != .arrive, let legPolyline { stepGeometry = .polyline(legPolyline.run(s.lat.indices)) } else { stepGeometry = geometry(s.lat, s.lon) }
+        if s.type != .arrive, let legPolyline {
+            stepGeometry = .polyline(legPolyline.run(s.lat.indices))
+        } else {
+            stepGeometry = geometry(s.lat, s.lon)
+        }
         return RouteStepResponse(distance: round1(s.meters), duration: round1(s.seconds), weight: round1(s.seconds),
                                  name: s.name, ref: s.ref, geometry: stepGeometry, maneuver: maneuver,
                                  intersections: [intersection])

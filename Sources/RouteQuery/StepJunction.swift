@@ -12,8 +12,6 @@ struct StepJunction {
     let sameRoad: Bool
     let classA: UInt8
     let classB: UInt8
-    /// Onto or off a link road, but for link to link.
-    let ramp: Bool
     /// Nothing said and nothing counted: the same road on through a plain node, or through a
     /// junction with a turn surely below `StepBuilder.continueAngle`.
     let isQuiet: Bool
@@ -26,14 +24,14 @@ extension StepBuilder {
     func junction(from a: DrivenPiece, to b: DrivenPiece) -> StepJunction {
         let node = data.endNode(a.edge, a.direction)
         let roads = Int(data.nodeFirstEnd[node + 1] - data.nodeFirstEnd[node])
-        let inRoundabout = data.edges[a.edge].flags & EdgeFlags.roundabout != 0
-        let toRoundabout = data.edges[b.edge].flags & EdgeFlags.roundabout != 0
-        let nameA = data.edges[a.edge].name, nameB = data.edges[b.edge].name
-        let refA = data.edges[a.edge].ref, refB = data.edges[b.edge].ref
-        let classA = data.edges[a.edge].roadClass, classB = data.edges[b.edge].roadClass
+        let ea = data.edges[a.edge], eb = data.edges[b.edge]
+        let inRoundabout = ea.flags & EdgeFlags.roundabout != 0, toRoundabout = eb.flags & EdgeFlags.roundabout != 0
+        let classA = ea.roadClass, classB = eb.roadClass
         // Same road: the same name (a ref that ends or starts is not worth a word), or for
         // unnamed roads the same ref, or the same class when both are blank.
-        let sameRoad = nameA != 0 ? nameA == nameB : (nameB == 0 && (refA != 0 ? refA == refB : refB == 0 && classA == classB))
+        let sameRoad = ea.name != 0 ? ea.name == eb.name
+            : (eb.name == 0 && (ea.ref != 0 ? ea.ref == eb.ref : eb.ref == 0 && classA == classB))
+        // Onto or off a link road, but for link to link.
         typealias J = StepJunction
         let ramp = (J.isLink(classB) && !J.isLink(classA) && !J.isHighway(classA)) || (J.isHighway(classA) && J.isLink(classB))
             || (J.isLink(classA) && J.isHighway(classB))
@@ -44,7 +42,7 @@ extension StepBuilder {
             && (roads <= 2 || data.turnSurelyBelow(cosine: Self.surelyNoContinueCosine, arriving: a.edge, a.direction,
                                                    leaving: b.edge, b.direction))
         return StepJunction(node: node, roads: roads, inRoundabout: inRoundabout, toRoundabout: toRoundabout, sameRoad: sameRoad,
-                            classA: classA, classB: classB, ramp: ramp, isQuiet: isQuiet)
+                            classA: classA, classB: classB, isQuiet: isQuiet)
     }
 
     /// Brings in what the step rules read about the other roads at the junctions that are not

@@ -70,9 +70,9 @@ extension GraphFile {
         }
     }
 
-    private func checkBelow(_ s: GraphFileFormat.Section, _ bound: Int, allowing sentinel: UInt32? = nil) throws {
+    private func checkBelow(_ s: GraphFileFormat.Section, _ bound: Int) throws {
         let values: UnsafeBufferPointer<UInt32> = array(s)
-        for (i, v) in values.enumerated() where Int(v) >= bound && v != sentinel {
+        for (i, v) in values.enumerated() where Int(v) >= bound {
             throw Damage(message: "section \(s) entry \(i) is \(v), not below \(bound)")
         }
     }
