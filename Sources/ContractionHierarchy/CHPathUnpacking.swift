@@ -73,16 +73,17 @@ extension CHQuery {
                 continue
             }
             let base = max(0, stack.count - batch)
-            for j in base..<stack.count where stack[j].middle != UInt32.max && Int(stack[j].middle) < g.nodeCount {
+            // Shortcuts with a middle in range (a real arc's, UInt32.max, is never below nodeCount).
+            for j in base..<stack.count where Int(stack[j].middle) < g.nodeCount {
                 offgrid_prefetch(firstOut + Int(stack[j].middle))
             }
-            for j in base..<stack.count where stack[j].middle != UInt32.max && Int(stack[j].middle) < g.nodeCount {
+            for j in base..<stack.count where Int(stack[j].middle) < g.nodeCount {
                 let first = Int(firstOut[Int(stack[j].middle)])
                 offgrid_prefetch(arcs + first)
                 offgrid_prefetch(middleIndex + first >> 5)
             }
             if let shortcutMiddles = g.middle.shortcutMiddle.baseAddress {
-                for j in base..<stack.count where stack[j].middle != UInt32.max && Int(stack[j].middle) < g.nodeCount {
+                for j in base..<stack.count where Int(stack[j].middle) < g.nodeCount {
                     let first = Int(firstOut[Int(stack[j].middle)])
                     if first < g.arcs.count { offgrid_prefetch(shortcutMiddles + g.middle.firstShortcut(atOrAfter: first)) }
                 }

@@ -165,10 +165,7 @@ public struct GraphBuild {
         w.add(.rankComponent, rankComponent)
         w.add(.componentSizes, sizes.map { UInt32($0) })
         w.add(.chFirstOut, ch.firstOut)
-        var packed: [UInt32] = []
-        packed.reserveCapacity(2 * layout.arcs.count)
-        for arc in layout.arcs { packed.append(arc.headAndDirection); packed.append(arc.weight) }
-        w.add(.chArcs, packed)
+        w.add(.chArcs, records: layout.arcs)
         w.add(.chShortcutIndex, layout.middleIndex)
         w.add(.chShortcutMiddle, layout.shortcutMiddle)
         w.add(.chCoreDistances, core)

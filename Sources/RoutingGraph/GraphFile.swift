@@ -84,25 +84,26 @@ public final class GraphFile {
         return UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: T.self), count: length / MemoryLayout<T>.size)
     }
 
+    /// A section of words read as records of several words each (`CHArc`, `EdgeRecord`): the
+    /// file holds them as written from memory, little-endian, without padding.
+    func records<Record>(_ s: GraphFileFormat.Section, as: Record.Type = Record.self) -> UnsafeBufferPointer<Record> {
+        let words: UnsafeBufferPointer<UInt32> = array(s)
+        let count = words.count * MemoryLayout<UInt32>.size / MemoryLayout<Record>.stride
+        return UnsafeBufferPointer(start: UnsafeRawPointer(words.baseAddress!).bindMemory(to: Record.self, capacity: count), count: count)
+    }
+
     /// The hierarchy's search arrays in place (`chArcs` read as `CHArc` records).
     public var hierarchy: CHGraphView {
-        let packed: UnsafeBufferPointer<UInt32> = array(.chArcs)
-        let arcs = UnsafeRawPointer(packed.baseAddress!).bindMemory(to: CHArc.self, capacity: packed.count / 2)
+        let arcs: UnsafeBufferPointer<CHArc> = records(.chArcs)
         let nodeCount = scalar(.edgeBasedNodeCount)
-        return CHGraphView(nodeCount: nodeCount, firstOut: array(.chFirstOut),
-                           arcs: UnsafeBufferPointer(start: arcs, count: packed.count / 2),
-                           middle: CHShortcutMiddles(arcCount: packed.count / 2, index: array(.chShortcutIndex),
+        return CHGraphView(nodeCount: nodeCount, firstOut: array(.chFirstOut), arcs: arcs,
+                           middle: CHShortcutMiddles(arcCount: arcs.count, index: array(.chShortcutIndex),
                                                      shortcutMiddle: array(.chShortcutMiddle)),
                            core: CHCoreTable(nodeCount: nodeCount, distances: array(.chCoreDistances)))
     }
 
     /// The edges' records in place, `edgeCount + 1` with the sentinel (`edgeRecords` read as `EdgeRecord`).
-    public var edges: UnsafeBufferPointer<EdgeRecord> {
-        let words: UnsafeBufferPointer<UInt32> = array(.edgeRecords)
-        let count = words.count / EdgeRecord.words
-        return UnsafeBufferPointer(start: UnsafeRawPointer(words.baseAddress!).bindMemory(to: EdgeRecord.self, capacity: count),
-                                   count: count)
-    }
+    public var edges: UnsafeBufferPointer<EdgeRecord> { records(.edgeRecords) }
 
     /// Checks every section's CRC32 (reads the whole file) and every shortcut's halves, the checks
     /// too slow for every open.

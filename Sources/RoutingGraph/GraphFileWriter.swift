@@ -23,9 +23,11 @@ public struct GraphFileWriter {
         sections.append((section, bytes))
     }
 
-    /// Records of plain words (`EdgeRecord`) as a section of their words.
-    public mutating func add(_ section: GraphFileFormat.Section, records: [EdgeRecord]) {
-        precondition(MemoryLayout<EdgeRecord>.stride == EdgeRecord.words * section.elementSize, "\(section) holds records of words")
+    /// Records of plain words without padding (`CHArc`, `EdgeRecord`) as a section of their
+    /// words, as `GraphFile.records` reads them back.
+    public mutating func add<Record>(_ section: GraphFileFormat.Section, records: [Record]) {
+        precondition(MemoryLayout<Record>.size == MemoryLayout<Record>.stride && MemoryLayout<Record>.stride % section.elementSize == 0,
+                     "\(section) holds records of \(section.elementSize)-byte words")
         sections.append((section, records.withUnsafeBytes { Array($0) }))
     }
 
