@@ -130,8 +130,39 @@ extension RoutingData {
         initialBearing(Double(shapeLatE7[i]) / 1e7, Double(shapeLonE7[i]) / 1e7, Double(shapeLatE7[j]) / 1e7, Double(shapeLonE7[j]) / 1e7)
     }
 
+    /// The latitude of the junction where edge e driven in direction d arrives (its shape's last
+    /// point that way), with its sine and cosine: the one end all bearings at the junction share.
+    func junctionLatitude(arriving e: Int, _ d: Int) -> JunctionLatitude {
+        let latE7 = shapeLatE7[arrivingSegment(e, d).1]
+        return JunctionLatitude(latE7: latE7, trig: LatitudeTrig(degrees: Double(latE7) / 1e7))
+    }
+
+    /// `bearingLeaving` and `bearingArriving` with the junction's trigonometry reused: the same bits.
+    func bearingLeaving(_ e: Int, _ d: Int, at junction: JunctionLatitude) -> Double {
+        let (i, j) = leavingSegment(e, d)
+        return shapeBearing(i, j, at: junction)
+    }
+
+    func bearingArriving(_ e: Int, _ d: Int, at junction: JunctionLatitude) -> Double {
+        let (i, j) = arrivingSegment(e, d)
+        return shapeBearing(i, j, at: junction)
+    }
+
+    @inline(__always) func shapeBearing(_ i: Int, _ j: Int, at junction: JunctionLatitude) -> Double {
+        @inline(__always) func trig(_ k: Int) -> LatitudeTrig {
+            shapeLatE7[k] == junction.latE7 ? junction.trig : LatitudeTrig(degrees: Double(shapeLatE7[k]) / 1e7)
+        }
+        return initialBearingDegrees(from: trig(i), lon: Double(shapeLonE7[i]) / 1e7, to: trig(j), lon: Double(shapeLonE7[j]) / 1e7)
+    }
+
     /// The node reached at the end of edge e driven in direction d.
     func endNode(_ e: Int, _ d: Int) -> Int { Int(d == 0 ? edges[e].to : edges[e].from) }
+}
+
+/// A junction's latitude as stored (1e-7°) and its sine and cosine.
+struct JunctionLatitude {
+    let latE7: Int32
+    let trig: LatitudeTrig
 }
 
 extension RoutingData {

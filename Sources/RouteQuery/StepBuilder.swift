@@ -101,8 +101,9 @@ struct StepBuilder {
             return nil
         }
         if j.isQuiet { return nil }
-        let arriving = data.bearingArriving(a.edge, a.direction)
-        let leaving = data.bearingLeaving(b.edge, b.direction)
+        let at = data.junctionLatitude(arriving: a.edge, a.direction)
+        let arriving = data.bearingArriving(a.edge, a.direction, at: at)
+        let leaving = data.bearingLeaving(b.edge, b.direction, at: at)
         let angle = turnAngle(arriving: arriving, leaving: leaving)
         // The bearing of every road leaving the node, worked out once for both uses below.
         var ends: [Double]?
@@ -110,8 +111,8 @@ struct StepBuilder {
             if let ends { return ends }
             let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
             let found = (first..<end).map { i -> Double in
-                let ed = Int(data.nodeEnds[i])
-                return data.bearingLeaving(ed >> 1, ed & 1)
+                let ed = Int(data.nodeEnds[i]), e = ed >> 1, d = ed & 1
+                return e == b.edge && d == b.direction ? leaving : data.bearingLeaving(e, d, at: at)
             }
             ends = found
             return found
@@ -190,18 +191,26 @@ struct StepBuilder {
 
     /// OSRM's intersection: bearings of every road at the node (sorted), the one arrived on, the one taken.
     private func intersection(node: Int, arriving: DrivenPiece, leaving: DrivenPiece, bearings: [Double]) -> ([Int], Int?, Int?) {
-        var roads: [(Int, Bool, Bool)] = []
-        let first = Int(data.nodeFirstEnd[node])
-        for i in first..<Int(data.nodeFirstEnd[node + 1]) {
-            let ed = Int(data.nodeEnds[i])
-            let e = ed >> 1, d = ed & 1
-            let bearing = Int(bearings[i - first].rounded()) % 360
-            let isOut = e == leaving.edge && d == leaving.direction
-            let isBack = e == arriving.edge && d != arriving.direction
-            roads.append((bearing, isBack, isOut))
+        let first = Int(data.nodeFirstEnd[node]), count = bearings.count
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { buffer in
+            var keyed = buffer
+            // The rounded bearing above the road's place at the node: sorted, ties stay in node
+            // order, as a stable sort by bearing leaves them.
+            for k in 0..<count { keyed[k] = (Int(bearings[k].rounded()) % 360) << 32 | k }
+            keyed.sort()
+            var inIndex: Int?, outIndex: Int?
+            let sorted = [Int](unsafeUninitializedCapacity: count) { out, initialized in
+                for p in 0..<count {
+                    let ed = Int(data.nodeEnds[first + keyed[p] & 0xFFFF_FFFF])
+                    let e = ed >> 1, d = ed & 1
+                    if inIndex == nil && e == arriving.edge && d != arriving.direction { inIndex = p }
+                    if outIndex == nil && e == leaving.edge && d == leaving.direction { outIndex = p }
+                    out[p] = keyed[p] >> 32
+                }
+                initialized = count
+            }
+            return (sorted, inIndex, outIndex)
         }
-        roads.sort { $0.0 < $1.0 }
-        return (roads.map(\.0), roads.firstIndex { $0.1 }, roads.firstIndex { $0.2 })
     }
 
     /// Bearing of the first (or last) segment of a point list, if it has length.
