@@ -25,25 +25,44 @@ public struct LegPoints {
     public var lon: [Double] = []
 }
 
+/// Writes a leg's points into buffers sized beforehand: a point is two stores, not two
+/// appends with their capacity and uniqueness checks.
+struct LegPointWriter {
+    let lat: UnsafeMutableBufferPointer<Double>
+    let lon: UnsafeMutableBufferPointer<Double>
+    private(set) var count = 0
+
+    init(lat: UnsafeMutableBufferPointer<Double>, lon: UnsafeMutableBufferPointer<Double>) {
+        self.lat = lat
+        self.lon = lon
+    }
+
+    @inline(__always) mutating func append(lat y: Double, lon x: Double) {
+        precondition(count < lat.count, "more leg points than reserved")
+        lat[count] = y
+        lon[count] = x
+        count += 1
+    }
+}
+
 extension RoutingData {
     /// Length of edge e between two shares of its length, in travel direction d; its points go
     /// to the end of `points`, but for its first one when `continuing` (the previous piece ended
     /// where it starts: that last point is its first).
     func piece(edge e: Int, direction d: Int, from a: Double, to b: Double, seconds: Double,
-               into points: inout LegPoints, continuing: Bool) -> DrivenPiece {
+               into points: inout LegPointWriter, continuing: Bool) -> DrivenPiece {
         let r = shapeRange(e)
         let meters = Double(edges[e].lengthCm) / 100 * max(0, b - a)
-        let first = continuing ? points.lat.count - 1 : points.lat.count
+        let first = continuing ? points.count - 1 : points.count
         @inline(__always) func at(_ k: Int) -> Int { d == 0 ? r.lowerBound + k : r.upperBound - 1 - k }
         @inline(__always) func made() -> DrivenPiece {
             DrivenPiece(edge: e, direction: d, fromShare: a, toShare: b, seconds: seconds, meters: meters,
-                        points: first..<points.lat.count)
+                        points: first..<points.count)
         }
         if a <= 0 && b >= 1 {
             // A whole edge, the common case: its shape as stored, no measuring.
             for k in (continuing ? 1 : 0)..<r.count {
-                points.lat.append(Double(shapeLatE7[at(k)]) / 1e7)
-                points.lon.append(Double(shapeLonE7[at(k)]) / 1e7)
+                points.append(lat: Double(shapeLatE7[at(k)]) / 1e7, lon: Double(shapeLonE7[at(k)]) / 1e7)
             }
             return made()
         }
@@ -67,14 +86,13 @@ extension RoutingData {
         }
         if !continuing {
             let (sLat, sLon) = point(at: startM)
-            points.lat.append(sLat); points.lon.append(sLon)
+            points.append(lat: sLat, lon: sLon)
         }
         for k in 1..<max(1, r.count - 1) where cumulative[k] > startM && cumulative[k] < endM {
-            points.lat.append(Double(shapeLatE7[at(k)]) / 1e7)
-            points.lon.append(Double(shapeLonE7[at(k)]) / 1e7)
+            points.append(lat: Double(shapeLatE7[at(k)]) / 1e7, lon: Double(shapeLonE7[at(k)]) / 1e7)
         }
         let (eLat, eLon) = point(at: endM)
-        points.lat.append(eLat); points.lon.append(eLon)
+        points.append(lat: eLat, lon: eLon)
         // The tiles' lengths are the reference for distances; the shape sum matches them to the centimetre.
         return made()
     }
@@ -203,18 +221,26 @@ extension LegSearch.Leg {
     func pieces(_ data: RoutingData, source: Phantom, target: Phantom) -> (pieces: [DrivenPiece], points: LegPoints) {
         var out: [DrivenPiece] = []
         out.reserveCapacity(ranks.count)
-        var points = LegPoints()
-        points.lat.reserveCapacity(4 * ranks.count)
-        points.lon.reserveCapacity(4 * ranks.count)
-        for (i, rank) in ranks.enumerated() {
-            let ed = Int(data.rankEdgeDirection[Int(rank)])
-            let e = ed >> 1, d = ed & 1
-            let a = i == 0 ? source.position(d) : 0
-            let b = i == ranks.count - 1 ? target.position(d) : 1
-            out.append(data.piece(edge: e, direction: d, from: a, to: max(a, b), seconds: times[i] / 10, into: &points,
-                                  continuing: i > 0))
+        // A piece has at most its edge's shape points (a cut end replaces the points beyond it).
+        var capacity = 0
+        for rank in ranks { capacity += data.shapeRange(Int(data.rankEdgeDirection[Int(rank)]) >> 1).count }
+        var lon: [Double] = []
+        let lat = [Double](unsafeUninitializedCapacity: capacity) { latBuffer, latCount in
+            lon = [Double](unsafeUninitializedCapacity: capacity) { lonBuffer, lonCount in
+                var writer = LegPointWriter(lat: latBuffer, lon: lonBuffer)
+                for (i, rank) in ranks.enumerated() {
+                    let ed = Int(data.rankEdgeDirection[Int(rank)])
+                    let e = ed >> 1, d = ed & 1
+                    let a = i == 0 ? source.position(d) : 0
+                    let b = i == ranks.count - 1 ? target.position(d) : 1
+                    out.append(data.piece(edge: e, direction: d, from: a, to: max(a, b), seconds: times[i] / 10, into: &writer,
+                                          continuing: i > 0))
+                }
+                lonCount = writer.count
+            }
+            latCount = lon.count
         }
-        return (out, points)
+        return (out, LegPoints(lat: lat, lon: lon))
     }
 }
 
