@@ -63,43 +63,69 @@ extension CHQuery {
         let g = graph
         guard let firstOut = g.firstOut.baseAddress, let arcs = g.arcs.baseAddress, let middleIndex = g.middle.index.baseAddress
         else { return stack.isEmpty }
-        var expanded: [PendingArc] = []
-        expanded.reserveCapacity(2 * batch)
-        while let top = stack.last {
+        let nodeCount = g.nodeCount, arcCount = g.arcs.count
+        let shortcutMiddles = g.middle.shortcutMiddle.baseAddress
+        // The stack and the batch's halves in plain buffers: as arrays, every push and pop
+        // checked capacity and uniqueness, and a batch was removed and appended again.
+        var capacity = max(4 * batch, 2 * stack.count)
+        var pending = UnsafeMutablePointer<PendingArc>.allocate(capacity: capacity)
+        let expanded = UnsafeMutablePointer<PendingArc>.allocate(capacity: 2 * batch)
+        defer {
+            pending.deallocate()
+            expanded.deallocate()
+        }
+        stack.withUnsafeBufferPointer { if let from = $0.baseAddress { pending.initialize(from: from, count: $0.count) } }
+        var count = stack.count
+        stack.removeAll(keepingCapacity: true)
+        while count > 0 {
+            let top = pending[count - 1]
             if top.middle == UInt32.max {
                 nodes.append(top.to)
                 if nodes.count > limit { return false }
-                stack.removeLast()
+                count -= 1
                 continue
             }
-            let base = max(0, stack.count - batch)
+            let base = max(0, count - batch)
             // Shortcuts with a middle in range (a real arc's, UInt32.max, is never below nodeCount).
-            for j in base..<stack.count where Int(stack[j].middle) < g.nodeCount {
-                offgrid_prefetch(firstOut + Int(stack[j].middle))
+            for j in base..<count where Int(pending[j].middle) < nodeCount {
+                offgrid_prefetch(firstOut + Int(pending[j].middle))
             }
-            for j in base..<stack.count where Int(stack[j].middle) < g.nodeCount {
-                let first = Int(firstOut[Int(stack[j].middle)])
+            for j in base..<count where Int(pending[j].middle) < nodeCount {
+                let first = Int(firstOut[Int(pending[j].middle)])
                 offgrid_prefetch(arcs + first)
                 offgrid_prefetch(middleIndex + first >> 5)
             }
-            if let shortcutMiddles = g.middle.shortcutMiddle.baseAddress {
-                for j in base..<stack.count where Int(stack[j].middle) < g.nodeCount {
-                    let first = Int(firstOut[Int(stack[j].middle)])
-                    if first < g.arcs.count { offgrid_prefetch(shortcutMiddles + g.middle.firstShortcut(atOrAfter: first)) }
+            if let shortcutMiddles {
+                for j in base..<count where Int(pending[j].middle) < nodeCount {
+                    let first = Int(firstOut[Int(pending[j].middle)])
+                    if first < arcCount { offgrid_prefetch(shortcutMiddles + g.middle.firstShortcut(atOrAfter: first)) }
                 }
             }
-            expanded.removeAll(keepingCapacity: true)
-            for j in base..<stack.count {
-                let (a, b, m) = stack[j]
-                if m == UInt32.max { expanded.append(stack[j]); continue }
+            var made = 0
+            for j in base..<count {
+                let (a, b, m) = pending[j]
+                if m == UInt32.max {
+                    expanded[made] = pending[j]
+                    made += 1
+                    continue
+                }
                 guard m < a, m < b, let (first, second) = g.halves(from: a, to: b, via: m) else { return false }
                 // Bottom to top: the right half, then the left one, unpacked first.
-                expanded.append((m, b, g.middle[second]))
-                expanded.append((a, m, g.middle[first]))
+                expanded[made] = (m, b, g.middle[second])
+                expanded[made + 1] = (a, m, g.middle[first])
+                made += 2
             }
-            stack.removeLast(stack.count - base)
-            stack.append(contentsOf: expanded)
-            if stack.count > limit { return false }
+            count = base
+            if count + made > limit { return false }
+            if count + made > capacity {
+                let larger = UnsafeMutablePointer<PendingArc>.allocate(capacity: 2 * capacity)
+                larger.moveInitialize(from: pending, count: count)
+                pending.deallocate()
+                pending = larger
+                capacity *= 2
+            }
+            (pending + count).update(from: expanded, count: made)
+            count += made
         }
         return true
     }
