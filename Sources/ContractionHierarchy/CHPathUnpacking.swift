@@ -65,6 +65,7 @@ extension CHQuery {
         else { return stack.isEmpty }
         let nodeCount = g.nodeCount, arcCount = g.arcs.count
         let shortcutMiddles = g.middle.shortcutMiddle.baseAddress
+        let rankData = pathRankData
         // The stack and the batch's halves in plain buffers: as arrays, every push and pop
         // checked capacity and uniqueness, and a batch was removed and appended again.
         var capacity = max(4 * batch, 2 * stack.count)
@@ -80,6 +81,7 @@ extension CHQuery {
         while count > 0 {
             let top = pending[count - 1]
             if top.middle == UInt32.max {
+                if let rankData, Int(top.to) < rankData.count { offgrid_prefetch(rankData.baseAddress.unsafelyUnwrapped + Int(top.to)) }
                 nodes.append(top.to)
                 if nodes.count > limit { return false }
                 count -= 1

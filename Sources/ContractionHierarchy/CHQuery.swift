@@ -33,6 +33,10 @@ public final class CHQuery {
     /// Nodes settled by the last query in both directions together (for measurements).
     public internal(set) var lastSettledCount = 0
 
+    /// Per-rank data of the caller's that it reads for every rank of an unpacked path, in path
+    /// order: asked for as each rank comes out of unpacking, its misses overlap the unpacking's.
+    public var pathRankData: UnsafeBufferPointer<UInt32>?
+
     public init(graph: CHGraphView) {
         self.graph = graph
         owner = nil

@@ -18,6 +18,7 @@ public struct LegSearch {
     public init(data: RoutingData) {
         self.data = data
         ch = CHQuery(graph: data.ch)
+        ch.pathRankData = data.rankEdgeDirection
     }
 
     var dijkstra: DijkstraQuery {
