@@ -4,13 +4,21 @@ import CShims
 /// it stands for.
 extension CHQuery {
     /// An arc of the hierarchy still to unpack: `from → to` in travel order, bypassing `middle`
-    /// (`UInt32.max` for an original arc).
-    typealias PendingArc = (from: UInt32, to: UInt32, middle: UInt32)
+    /// (`UInt32.max` for an original arc), and its weight.
+    typealias PendingArc = (from: UInt32, to: UInt32, middle: UInt32, weight: UInt32)
 
     /// The shortest distance as in `distance(sources:targets:)`, plus the path as ranks from the
     /// chosen source to the chosen target; consecutive ranks are joined by an original arc.
     /// A single node when the best source and target are the same node.
     public func path(sources: [CHEndpoint], targets: [CHEndpoint]) -> (distance: UInt64, nodes: [UInt32])? {
+        pathWithArcWeights(sources: sources, targets: targets).map { ($0.distance, $0.nodes) }
+    }
+
+    /// `path(sources:targets:)` with the weight of each original arc on it: `arcWeights[i]` is
+    /// that of the arc into `nodes[i + 1]` (unpacking reads them anyway; looked up afterwards,
+    /// each was a scan of the lower end's arcs).
+    public func pathWithArcWeights(sources: [CHEndpoint], targets: [CHEndpoint])
+        -> (distance: UInt64, nodes: [UInt32], arcWeights: [UInt32])? {
         guard let found = pathSearch(sources, targets) else { return nil }
         // The up-down path's arcs, last first (the unpacking stack's order): the backward tree
         // from the target up to where it starts (the meeting node, or the core's exit), the core
@@ -22,20 +30,22 @@ extension CHQuery {
         var v = found.downStart
         while backward[Int(v)].parentArc != UpwardSearchBuffers.noArc {
             let arc = backward[Int(v)].parentArc, parent = graph.tail(ofArc: arc)
-            down.append((v, parent, graph.middle[Int(arc)]))
+            down.append((v, parent, graph.middle[Int(arc)], graph.arcs[Int(arc)].weight))
             v = parent
         }
         pending.append(contentsOf: down.reversed())
-        for hop in found.hops.reversed() { pending.append((hop.from, hop.to, graph.middle[Int(hop.arc)])) }
+        for hop in found.hops.reversed() {
+            pending.append((hop.from, hop.to, graph.middle[Int(hop.arc)], graph.arcs[Int(hop.arc)].weight))
+        }
         v = found.upEnd
         while forward[Int(v)].parentArc != UpwardSearchBuffers.noArc {
             let arc = forward[Int(v)].parentArc, parent = graph.tail(ofArc: arc)
-            pending.append((parent, v, graph.middle[Int(arc)]))
+            pending.append((parent, v, graph.middle[Int(arc)], graph.arcs[Int(arc)].weight))
             v = parent
         }
-        var nodes: [UInt32] = [v]
-        guard unpack(&pending, into: &nodes) else { return nil }
-        return (found.distance, nodes)
+        var nodes: [UInt32] = [v], arcWeights: [UInt32] = []
+        guard unpack(&pending, into: &nodes, arcWeights: &arcWeights) else { return nil }
+        return (found.distance, nodes, arcWeights)
     }
 
     /// The path between two ranks, or nil if unreachable.
@@ -44,7 +54,7 @@ extension CHQuery {
     }
 
     /// Unpacks the arcs on `stack` (the next one last) into original arcs, appending each one's
-    /// head to `nodes`, in travel order.
+    /// head to `nodes` and its weight to `arcWeights`, in travel order.
     ///
     /// A shortcut `a → b` via `m` is `a → m` then `m → b`; both halves are stored at `m`, the
     /// lowest of the three, as the backward arc to `a` and the forward arc to `b`. Finding them
@@ -57,7 +67,7 @@ extension CHQuery {
     /// False on a hierarchy that does not unpack (a missing half, a middle not below both ends,
     /// or far more nodes than a shortest path can have): a damaged graph fails the query, it does not
     /// crash or loop. `CHGraphView.validate()` rules the first two out for checked files.
-    func unpack(_ stack: inout [PendingArc], into nodes: inout [UInt32]) -> Bool {
+    func unpack(_ stack: inout [PendingArc], into nodes: inout [UInt32], arcWeights: inout [UInt32]) -> Bool {
         let limit = 2 * graph.nodeCount + 2  // a shortest path visits each node about once
         let batch = 16
         let g = graph
@@ -83,6 +93,7 @@ extension CHQuery {
             if top.middle == UInt32.max {
                 if let rankData, Int(top.to) < rankData.count { offgrid_prefetch(rankData.baseAddress.unsafelyUnwrapped + Int(top.to)) }
                 nodes.append(top.to)
+                arcWeights.append(top.weight)
                 if nodes.count > limit { return false }
                 count -= 1
                 continue
@@ -105,7 +116,7 @@ extension CHQuery {
             }
             var made = 0
             for j in base..<count {
-                let (a, b, m) = pending[j]
+                let (a, b, m, _) = pending[j]
                 if m == UInt32.max {
                     expanded[made] = pending[j]
                     made += 1
@@ -113,8 +124,8 @@ extension CHQuery {
                 }
                 guard m < a, m < b, let (first, second) = g.halves(from: a, to: b, via: m) else { return false }
                 // Bottom to top: the right half, then the left one, unpacked first.
-                expanded[made] = (m, b, g.middle[second])
-                expanded[made + 1] = (a, m, g.middle[first])
+                expanded[made] = (m, b, g.middle[second], g.arcs[second].weight)
+                expanded[made + 1] = (a, m, g.middle[first], g.arcs[first].weight)
                 made += 2
             }
             count = base

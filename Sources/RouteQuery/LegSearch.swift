@@ -81,13 +81,20 @@ public struct LegSearch {
     public func leg(from source: Phantom, to target: Phantom, algorithm: Algorithm = .ch) -> Leg? {
         let (s, t, shift, expanded) = endpoints(source: source, target: target)
         guard !s.isEmpty, !t.isEmpty else { return nil }
-        guard let (total, found) = algorithm == .ch ? ch.path(sources: s, targets: t) : dijkstra.path(sources: s, targets: t) else { return nil }
-        var ranks = found
+        var ranks: [UInt32], total: UInt64, arcWeights: [UInt32]?
+        if algorithm == .ch {
+            guard let found = ch.pathWithArcWeights(sources: s, targets: t) else { return nil }
+            (total, ranks, arcWeights) = (found.distance, found.nodes, found.arcWeights)
+        } else {
+            guard let found = dijkstra.path(sources: s, targets: t) else { return nil }
+            (total, ranks, arcWeights) = (found.distance, found.nodes, nil)
+        }
         // A path started from the turns out of the source edge: put the source edge back in front.
         if let r = expanded, source.direction(of: ranks[0]) == nil {
             ranks.insert(r, at: 0)
+            arcWeights?.insert(UInt32(arcWeight(r, ranks[1])), at: 0)
         }
-        return leg(ranks: ranks, weight: total - UInt64(shift), source: source, target: target)
+        return leg(ranks: ranks, weight: total - UInt64(shift), source: source, target: target, arcWeights: arcWeights)
     }
 
     /// The weight of `leg(from:to:)`'s leg and its span for `data.rankLength` (so its metres),
@@ -108,7 +115,8 @@ public struct LegSearch {
     }
 
     /// A leg along given edge-based nodes (a found path), with the time spent on each.
-    func leg(ranks: [UInt32], weight: UInt64, source: Phantom, target: Phantom) -> Leg {
+    /// `arcWeights[i]`, when given, is the weight of the arc into `ranks[i + 1]` (else looked up).
+    func leg(ranks: [UInt32], weight: UInt64, source: Phantom, target: Phantom, arcWeights: [UInt32]? = nil) -> Leg {
         let sourceDirection = source.direction(of: ranks[0]) ?? 0
         let targetDirection = target.direction(of: ranks[ranks.count - 1]) ?? 0
         var times: [Double] = []
@@ -118,7 +126,7 @@ public struct LegSearch {
         } else {
             times.append(Double(partial(ranks[0], 1 - source.position(sourceDirection))))
             for i in 1..<ranks.count {
-                var turn = arcWeight(ranks[i - 1], ranks[i])
+                var turn = arcWeights.map { Double($0[i - 1]) } ?? arcWeight(ranks[i - 1], ranks[i])
                 if i == ranks.count - 1 {
                     let r = ranks[i]
                     turn = turn - Double(data.rankWeight[Int(r)]) + Double(partial(r, target.position(targetDirection)))

@@ -23,10 +23,13 @@ final class CHArcLengthsTests: XCTestCase {
                     XCTAssertEqual(sum, roomy.length(arc: a, tail: UInt32(r), bit: bit), "arc \(a)")
                     // The arc's own path: unpack it alone.
                     let (from, to) = bit == CHDirection.forward ? (UInt32(r), arc.head) : (arc.head, UInt32(r))
-                    var stack: [CHQuery.PendingArc] = [(from, to, view.middle[a])]
-                    var nodes: [UInt32] = [from]
-                    XCTAssertTrue(query.unpack(&stack, into: &nodes))
+                    var stack: [CHQuery.PendingArc] = [(from, to, view.middle[a], arc.weight)]
+                    var nodes: [UInt32] = [from], arcWeights: [UInt32] = []
+                    XCTAssertTrue(query.unpack(&stack, into: &nodes, arcWeights: &arcWeights))
                     XCTAssertEqual(sum, nodes.dropFirst().reduce(UInt64(0)) { $0 + UInt64(metric.value($1)) }, "arc \(a)")
+                    // The original arcs' weights add up to the arc's, one per arc.
+                    XCTAssertEqual(arcWeights.count, nodes.count - 1, "arc \(a)")
+                    XCTAssertEqual(arcWeights.reduce(UInt64(0)) { $0 + UInt64($1) }, UInt64(arc.weight), "arc \(a)")
                     if view.middle[a] != UInt32.max { shortcuts += 1 }
                 }
             }

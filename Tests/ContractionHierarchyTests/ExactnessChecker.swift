@@ -86,6 +86,16 @@ struct ExactnessChecker {
                 XCTAssertEqual(path.nodes.first, rank(s), file: file, line: line)
                 XCTAssertEqual(path.nodes.last, rank(t), file: file, line: line)
                 checkPath(path, sources: [(rank(s), 0)], targets: [(rank(t), 0)], file: file, line: line)
+                // The arc weights unpacking reports are the graph's weights of the arcs it took.
+                if let weighted = query.pathWithArcWeights(sources: [(rank(s), 0)], targets: [(rank(t), 0)]) {
+                    XCTAssertEqual(weighted.nodes, path.nodes, file: file, line: line)
+                    let taken = zip(weighted.nodes, weighted.nodes.dropFirst()).map { a, b in
+                        arcWeight[UInt64(nodeOfRank[Int(a)]) << 32 | UInt64(nodeOfRank[Int(b)])]
+                    }
+                    XCTAssertEqual(weighted.arcWeights.map { Optional($0) }, taken, "\(s)→\(t) arc weights", file: file, line: line)
+                } else {
+                    XCTFail("\(s)→\(t): a path, but none with arc weights", file: file, line: line)
+                }
                 if let dijkstraPath = oracle.path(from: s, to: t) {
                     XCTAssertEqual(dijkstraPath.distance, path.distance, file: file, line: line)
                     XCTAssertEqual(dijkstraPath.nodes.first, s, file: file, line: line)
