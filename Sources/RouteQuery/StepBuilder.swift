@@ -57,7 +57,12 @@ struct StepBuilder {
             steps[steps.count - 1].lon = points.lon[stepStart..<end]
         }
         for (i, piece) in pieces.enumerated() {
-            if i > 0, let maneuver = maneuver(junctions[i - 1], from: pieces[i - 1], to: piece, points: points,
+            // Inside a roundabout nothing is said, but exits are counted; through a quiet
+            // junction nothing at all (a step is ~200 bytes: no call that returns none).
+            if i > 0 && junctions[i - 1].inRoundabout && junctions[i - 1].toRoundabout {
+                exitsPassed += roundaboutExits(at: junctions[i - 1].node)
+            } else if i > 0 && !junctions[i - 1].isQuiet,
+                      let maneuver = maneuver(junctions[i - 1], from: pieces[i - 1], to: piece, points: points,
                                               exitsPassed: &exitsPassed) {
                 finishCurrent(through: pieces[i - 1].points.upperBound)
                 stepStart = piece.points.lowerBound
@@ -88,19 +93,14 @@ struct StepBuilder {
         return steps
     }
 
-    /// The step that starts at junction `j` between two pieces, or nil when the driver just carries on.
+    /// The step that starts at junction `j` between two pieces, or nil when the driver just
+    /// carries on. Not for quiet junctions (`StepJunction.isQuiet`), nor within a roundabout:
+    /// there nothing is said, and no bearing needed (the trigonometry is most of a step's cost).
     private func maneuver(_ j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, points: LegPoints,
                           exitsPassed: inout Int) -> RouteStep? {
         let node = j.node, roads = j.roads, sameRoad = j.sameRoad, classA = j.classA, classB = j.classB
         let inRoundabout = j.inRoundabout, toRoundabout = j.toRoundabout
         let isHighway = StepJunction.isHighway, isLink = StepJunction.isLink
-        // Inside a roundabout, and on the same road (see `StepJunction.isQuiet`), nothing is
-        // said: no bearing needed (the trigonometry is most of a step's cost).
-        if inRoundabout && toRoundabout {
-            exitsPassed += roundaboutExits(at: node)
-            return nil
-        }
-        if j.isQuiet { return nil }
         let at = data.junctionLatitude(arriving: a.edge, a.direction)
         let arriving = data.bearingArriving(a.edge, a.direction, at: at)
         let leaving = data.bearingLeaving(b.edge, b.direction, at: at)
