@@ -18,9 +18,14 @@ struct RouteAssembly {
             duration += seconds
             // The leg's points are its pieces' in order, each junction once; a later leg starts
             // where the previous one ended.
-            let skip = lat.isEmpty ? 0 : 1
-            lat.append(contentsOf: points.lat.dropFirst(skip))
-            lon.append(contentsOf: points.lon.dropFirst(skip))
+            if i == 0 {
+                // Shared, not copied: a one-leg route's overview is its leg's points.
+                lat = points.lat
+                lon = points.lon
+            } else {
+                lat.append(contentsOf: points.lat.dropFirst())
+                lon.append(contentsOf: points.lon.dropFirst())
+            }
             // Steps' polylines are runs of the leg's, and so is a one-leg route's overview.
             let runs = request.steps || (legs.count == 1 && request.overview == .full) ? polylineRuns(points) : nil
             if legs.count == 1 { onlyLeg = runs }
@@ -91,8 +96,19 @@ struct RouteAssembly {
             }
             names[last].meters += p.meters
         }
-        let top = names.sorted { ($0.meters, -$0.firstSeen) > ($1.meters, -$1.firstSeen) }.prefix(2)
-        return top.sorted { $0.firstSeen < $1.firstSeen }.map { data.string($0.name) }.joined(separator: ", ")
+        // The two longest (the earlier first on a tie), in route order: one pass, not a sort.
+        var best = -1, second = -1
+        for i in names.indices {
+            if best < 0 || names[i].meters > names[best].meters {
+                second = best
+                best = i
+            } else if second < 0 || names[i].meters > names[second].meters {
+                second = i
+            }
+        }
+        guard best >= 0 else { return "" }
+        guard second >= 0 else { return data.string(names[best].name) }
+        return data.string(names[min(best, second)].name) + ", " + data.string(names[max(best, second)].name)
     }
 
     /// `legPolyline`: the step's leg's points, of which every step but the arrival is a run.
