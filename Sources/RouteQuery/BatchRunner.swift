@@ -23,6 +23,11 @@ public struct BatchRunner {
     /// make them small to cross their boundaries with few lines).
     var groupLines = 8192
     var chunkLines = 32
+    /// Bytes of answers a group may hold before they are written: groups shrink to fit when
+    /// answers are large (a full route with steps is tens of kB), so memory stays bounded
+    /// (8,192 such answers were hundreds of MB) and the chunk buffers, reused from group to
+    /// group, stop faulting in fresh pages. A group keeps four chunks per thread at least.
+    var groupBytes = 16 << 20
 
     /// `durationOnly`: answer with the travel time alone (a CH distance query, no path unpacking).
     public init(data: RoutingData, defaults: RouteRequest, full: Bool, durationOnly: Bool = false, threads: Int) {
@@ -70,6 +75,10 @@ public struct BatchRunner {
             latencies.deallocate()
             lines.deallocate()
         }
+        // Lines per group: a small first group, then as many as `groupBytes` holds at the
+        // answer size seen so far. Group boundaries do not change the output.
+        let smallestGroup = min(groupLines, 4 * threads * chunkLines)
+        var groupTarget = smallestGroup
         var buffer: [UInt8] = []
         var scanned = 0       // bytes of `buffer` already cut into lines
         var lineCount = 0
@@ -90,7 +99,12 @@ public struct BatchRunner {
                     latencies[i] = Double(MonotonicClock.nanoseconds() - t0) / 1000
                 }
             }
-            for c in 0..<(count + chunkLines - 1) / chunkLines { try writeAll(outputs[c], to: output) }
+            var written = 0
+            for c in 0..<(count + chunkLines - 1) / chunkLines {
+                try writeAll(outputs[c], to: output)
+                written += outputs[c].count
+            }
+            groupTarget = min(groupLines, max(smallestGroup, groupBytes / max(1, written / count)))
             report.queries += count
             report.latenciesMicros += UnsafeBufferPointer(rebasing: latencies[0..<count])
             lineCount = 0
@@ -122,7 +136,7 @@ public struct BatchRunner {
                     if !b[scanned..<lineEnd].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
                         lines[lineCount] = scanned..<lineEnd
                         lineCount += 1
-                        if lineCount == groupLines { try flush(b) }
+                        if lineCount >= groupTarget { try flush(b) }
                     }
                     scanned = min(end, lineEnd + 1)
                 }

@@ -77,6 +77,10 @@ final class BatchRunnerTests: XCTestCase {
         var expected = ""
         for line in lines.prefix(100) { full.answer(service, Substring(line)).writeJSON(to: &expected); expected += "\n" }
         XCTAssertTrue(try run(full, lines.prefix(100).joined(separator: "\n") + "\n") == expected)
+        // Groups sized by the answers' bytes (here the smallest group, 4 chunks a thread, each
+        // time): the same answers in the same order.
+        full.groupBytes = 1
+        XCTAssertTrue(try run(full, lines.prefix(100).joined(separator: "\n") + "\n") == expected, "groups cut by bytes")
         XCTAssertEqual(try run(full, ""), "", "no input, no answers")
     }
 
