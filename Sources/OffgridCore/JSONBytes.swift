@@ -19,11 +19,20 @@ public enum JSONBytes {
         var text = s
         text.withUTF8 { bytes in
             var runStart = 0
-            for i in 0..<bytes.count {
+            var i = 0
+            while i < bytes.count {
+                // Eight bytes at a time while none needs escaping (a quote, a backslash, a
+                // control character): the bytes of a step's JSON are mostly polyline text.
+                if i + 8 <= bytes.count, !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self)) {
+                    i += 8
+                    continue
+                }
                 let c = bytes[i]
+                i += 1
                 guard c == 0x22 || c == 0x5C || c < 0x20 else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                runStart = i + 1
+                let at = i - 1
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<at]))
+                runStart = at + 1
                 out.append(0x5C)
                 switch c {
                 case 0x22, 0x5C: out.append(c)
@@ -39,6 +48,18 @@ public enum JSONBytes {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// True when one of the eight bytes of `word` may be a quote, a backslash or below 0x20
+    /// (never false when one is): the zero-byte test on `word ^ "..."`, `word ^ "\\..."` and
+    /// `word - 0x20...`.
+    @inline(__always) static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote & highs
+        let hasBackslash = (backslash &- ones) & ~backslash & highs
+        let hasControl = (word &- ones &* 0x20) & ~word & highs
+        return hasQuote | hasBackslash | hasControl != 0
     }
 
     /// The lower-case hex digit of `v` (0…15).

@@ -38,6 +38,21 @@ final class JSONWriterTests: XCTestCase {
             JSONWriter.writeString(scalars, to: &string)
             XCTAssertEqual(bytes, Array(string.utf8))
         }
+        // Mostly plain text with a rare escape at every offset within the byte writer's
+        // eight-byte words (as in polylines), and lengths around word multiples.
+        for length in [7, 8, 9, 15, 16, 17, 64, 1000, 5000] {
+            var scalars = ""
+            for _ in 0..<length {
+                state = state &* 1_103_515_245 &+ 12345
+                let pick = Int(state >> 16) % 400
+                scalars.unicodeScalars.append(pick < 4 ? Unicode.Scalar(UInt8(pick * 7)) : pick < 8 ? "\\" : pick < 10 ? "\"" : pick < 12 ? "ü"
+                                              : Unicode.Scalar(UInt8(0x23 + pick % 0x39)))
+            }
+            var bytes: [UInt8] = [], string = ""
+            JSONBytes.writeString(scalars, to: &bytes)
+            JSONWriter.writeString(scalars, to: &string)
+            XCTAssertEqual(bytes, Array(string.utf8), "length \(length)")
+        }
     }
 }
 
