@@ -109,15 +109,17 @@ extension RoutingData {
         return d == 0 ? (r.upperBound - 2, r.upperBound - 1) : (r.lowerBound + 1, r.lowerBound)
     }
 
-    /// Bearing (degrees) leaving the start / arriving at the end of edge e driven in direction d.
-    func bearingLeaving(_ e: Int, _ d: Int) -> Double {
+    /// Bearing (degrees) leaving the start / arriving at the end of edge e driven in direction
+    /// d. With `junction`, the latitude every bearing at one junction shares, its sine and
+    /// cosine are reused, not worked out again: the same bits.
+    func bearingLeaving(_ e: Int, _ d: Int, at junction: JunctionLatitude? = nil) -> Double {
         let (i, j) = leavingSegment(e, d)
-        return shapeBearing(i, j)
+        return shapeBearing(i, j, at: junction)
     }
 
-    func bearingArriving(_ e: Int, _ d: Int) -> Double {
+    func bearingArriving(_ e: Int, _ d: Int, at junction: JunctionLatitude? = nil) -> Double {
         let (i, j) = arrivingSegment(e, d)
-        return shapeBearing(i, j)
+        return shapeBearing(i, j, at: junction)
     }
 
     /// True when the turn from edge a (driven in direction da) onto edge b (in db) is surely
@@ -143,11 +145,6 @@ extension RoutingData {
         return dot * dot > cosine * cosine * (na * na + ea * ea) * (nb * nb + eb * eb)
     }
 
-    /// Bearing from shape point i to shape point j (degrees).
-    @inline(__always) func shapeBearing(_ i: Int, _ j: Int) -> Double {
-        initialBearing(Double(shapeLatE7[i]) / 1e7, Double(shapeLonE7[i]) / 1e7, Double(shapeLatE7[j]) / 1e7, Double(shapeLonE7[j]) / 1e7)
-    }
-
     /// The latitude of the junction where edge e driven in direction d arrives (its shape's last
     /// point that way), with its sine and cosine: the one end all bearings at the junction share.
     func junctionLatitude(arriving e: Int, _ d: Int) -> JunctionLatitude {
@@ -155,20 +152,11 @@ extension RoutingData {
         return JunctionLatitude(latE7: latE7, trig: LatitudeTrig(degrees: Double(latE7) / 1e7))
     }
 
-    /// `bearingLeaving` and `bearingArriving` with the junction's trigonometry reused: the same bits.
-    func bearingLeaving(_ e: Int, _ d: Int, at junction: JunctionLatitude) -> Double {
-        let (i, j) = leavingSegment(e, d)
-        return shapeBearing(i, j, at: junction)
-    }
-
-    func bearingArriving(_ e: Int, _ d: Int, at junction: JunctionLatitude) -> Double {
-        let (i, j) = arrivingSegment(e, d)
-        return shapeBearing(i, j, at: junction)
-    }
-
-    @inline(__always) func shapeBearing(_ i: Int, _ j: Int, at junction: JunctionLatitude) -> Double {
+    /// Bearing from shape point i to shape point j (degrees).
+    @inline(__always) func shapeBearing(_ i: Int, _ j: Int, at junction: JunctionLatitude?) -> Double {
         @inline(__always) func trig(_ k: Int) -> LatitudeTrig {
-            shapeLatE7[k] == junction.latE7 ? junction.trig : LatitudeTrig(degrees: Double(shapeLatE7[k]) / 1e7)
+            if let junction, shapeLatE7[k] == junction.latE7 { return junction.trig }
+            return LatitudeTrig(degrees: Double(shapeLatE7[k]) / 1e7)
         }
         return initialBearingDegrees(from: trig(i), lon: Double(shapeLonE7[i]) / 1e7, to: trig(j), lon: Double(shapeLonE7[j]) / 1e7)
     }

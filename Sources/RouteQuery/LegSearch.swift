@@ -92,7 +92,7 @@ public struct LegSearch {
         // A path started from the turns out of the source edge: put the source edge back in front.
         if let r = expanded, source.direction(of: ranks[0]) == nil {
             ranks.insert(r, at: 0)
-            arcWeights?.insert(UInt32(arcWeight(r, ranks[1])), at: 0)
+            arcWeights?.insert(data.ch.originalArcWeight(from: r, to: ranks[1]) ?? 0, at: 0)
         }
         return leg(ranks: ranks, weight: total - UInt64(shift), source: source, target: target, arcWeights: arcWeights)
     }

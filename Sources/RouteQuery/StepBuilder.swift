@@ -1,5 +1,6 @@
 import Foundation
 import RoutingTiles
+import TileMath
 
 /// One step of a leg: what to do at its start, then the road driven until the next step.
 public struct RouteStep {
@@ -219,11 +220,6 @@ struct StepBuilder {
         let (i, j) = fromStart ? (r.lowerBound, r.lowerBound + 1) : (r.upperBound - 2, r.upperBound - 1)
         let lat = points.lat, lon = points.lon
         guard lat[i] != lat[j] || lon[i] != lon[j] else { return nil }
-        return initialBearing(lat[i], lon[i], lat[j], lon[j])
+        return initialBearingDegrees(from: GeoPoint(lon: lon[i], lat: lat[i]), to: GeoPoint(lon: lon[j], lat: lat[j]))
     }
-}
-
-import TileMath
-@inline(__always) func initialBearing(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-    initialBearingDegrees(from: GeoPoint(lon: lon1, lat: lat1), to: GeoPoint(lon: lon2, lat: lat2))
 }
