@@ -234,12 +234,12 @@ extension LegSearch.Leg {
 
 extension RoutingData {
     /// Brings what turning a found path into pieces and steps reads (each rank's edge record,
-    /// the edge's first shape point, the node it ends at) into the cache in two tight passes.
+    /// the edge's first shape point, the node it ends at) into the cache in one tight pass.
     /// The records lie all over the file; read one after the other in the assembly loop, each
     /// miss was waited for alone, while here the loads do not depend on each other and overlap.
+    /// (The ranks' own words were asked for as unpacking produced them: `CHQuery.pathRankData`.)
     func prefetch(ranks: [UInt32]) {
         var touched: UInt32 = 0
-        for r in ranks { touched ^= rankEdgeDirection[Int(r)] }
         for r in ranks {
             let ed = Int(rankEdgeDirection[Int(r)]), edge = edges[ed >> 1]
             let s0 = Int(edge.shapeFirst)

@@ -87,5 +87,5 @@ public final class RoutingData: @unchecked Sendable {
     }
 
     /// Shape point range of edge e.
-    @inline(__always) public func shapeRange(_ e: Int) -> Range<Int> { Int(edges[e].shapeFirst)..<Int(edges[e + 1].shapeFirst) }
+    @inline(__always) public func shapeRange(_ e: Int) -> Range<Int> { edges.shapeRange(e) }
 }

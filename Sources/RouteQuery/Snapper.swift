@@ -293,7 +293,7 @@ public final class Snapper {
     /// one lies within `within` metres (at most the stop `scale` was made for). Ties keep the
     /// earlier segment.
     @inline(__always) private func nearestHit(onEdge e: Int, _ q: SnapQuery, _ scale: ReachScale, within: Double) -> SnapHit? {
-        let s0 = Int(edges[e].shapeFirst), s1 = Int(edges[e + 1].shapeFirst)
+        let shape = edges.shapeRange(e), s0 = shape.lowerBound, s1 = shape.upperBound
         guard s0 < s1, s1 <= shapeLatE7.count else { return nil }
         let forward = rank(2 * e), backward = rank(2 * e + 1)
         guard forward != UInt32.max || backward != UInt32.max else { return nil }
@@ -342,7 +342,7 @@ public final class Snapper {
 
     /// Completes a hit: offset along the edge (haversine, as the tiles measure) and bearing.
     private func candidate(_ h: SnapHit) -> SnapCandidate {
-        let s0 = Int(edges[h.edge].shapeFirst), s1 = Int(edges[h.edge + 1].shapeFirst)
+        let shape = edges.shapeRange(h.edge), s0 = shape.lowerBound, s1 = shape.upperBound
         func point(_ i: Int) -> GeoPoint { GeoPoint(lon: Double(shapeLonE7[i]) * 1e-7, lat: Double(shapeLatE7[i]) * 1e-7) }
         let j = min(h.shapeIndex + 1, s1 - 1)
         let length = Double(edges[h.edge].lengthCm)
@@ -364,10 +364,10 @@ public final class Snapper {
 
     /// Along the shape from the edge's start to the hit, in 0 ... the edge's length (cm).
     private func offsetCm(_ h: SnapHit) -> Double {
-        let s1 = Int(edges[h.edge + 1].shapeFirst)
+        let shape = edges.shapeRange(h.edge), s1 = shape.upperBound
         func point(_ i: Int) -> GeoPoint { GeoPoint(lon: Double(shapeLonE7[i]) * 1e-7, lat: Double(shapeLatE7[i]) * 1e-7) }
         var before = 0.0
-        for i in Int(edges[h.edge].shapeFirst)..<h.shapeIndex { before += haversineMeters(point(i), point(i + 1)) }
+        for i in shape.lowerBound..<h.shapeIndex { before += haversineMeters(point(i), point(i + 1)) }
         let j = min(h.shapeIndex + 1, s1 - 1)
         let along = before + h.t * haversineMeters(point(h.shapeIndex), point(j))
         return min(Double(edges[h.edge].lengthCm), max(0, along * 100))

@@ -50,6 +50,12 @@
     public static let words = 8
 }
 
+extension UnsafeBufferPointer where Element == EdgeRecord {
+    /// Edge e's shape points: its record's `shapeFirst` up to the next record's (the sentinel's
+    /// after the last edge).
+    @inline(__always) public func shapeRange(_ e: Int) -> Range<Int> { Int(self[e].shapeFirst)..<Int(self[e + 1].shapeFirst) }
+}
+
 extension RoadGraph {
     /// The edges as the graph file stores them, with the sentinel.
     func edgeRecords() -> [EdgeRecord] {

@@ -125,8 +125,6 @@ public final class GraphFile {
 
     /// Names and refs in place: a value to keep, since `array` is a dictionary lookup.
     public var strings: GraphStrings { GraphStrings(offsets: array(.stringOffsets), bytes: array(.stringBytes)) }
-
-    public func string(_ i: Int) -> String { strings[i] }
 }
 
 /// The file's names and refs: string `i` is `bytes[offsets[i] ..< offsets[i + 1]]` (UTF-8),

@@ -166,14 +166,14 @@ final class GraphFileHostileTests: XCTestCase {
         let view = file.hierarchy
         let query = CHQuery(graph: view)
         let rankEdge: UnsafeBufferPointer<UInt32> = file.array(.rankEdgeDirection)
-        let edges = file.edges
+        let edges = file.edges, strings = file.strings
         let lat: UnsafeBufferPointer<Int32> = file.array(.shapeLatE7)
         for _ in 0..<2 {
             let s = UInt32(rng.below(n)), t = UInt32(rng.below(n))
             guard let (_, nodes) = query.path(from: s, to: t) else { continue }
             for r in nodes.prefix(50) {
                 let e = Int(rankEdge[Int(r)] >> 1)
-                _ = file.string(Int(edges[e].name))
+                _ = strings[Int(edges[e].name)]
                 XCTAssertLessThan(edges[e].shapeFirst + 1, edges[e + 1].shapeFirst)
                 _ = lat[Int(edges[e + 1].shapeFirst) - 1]
             }
