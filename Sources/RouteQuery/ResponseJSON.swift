@@ -136,8 +136,12 @@ extension RouteIntersection {
     func writeJSON<Out: JSONSink>(to out: inout Out) {
         out.raw("{\"bearings\":")
         writeArray(bearings, to: &out) { $1.int($0) }
-        out.raw(",\"entry\":")
-        writeArray(entry, to: &out) { $1.raw($0 ? "true" : "false") }
+        out.raw(",\"entry\":[")
+        for k in bearings.indices {
+            if k > 0 { out.raw(",") }
+            out.raw(k == self.out ? "true" : "false")
+        }
+        out.raw("]")
         if let `in` { out.raw(",\"in\":"); out.int(`in`) }
         out.raw(",\"location\":")
         location.writeJSON(to: &out)

@@ -118,7 +118,6 @@ struct RouteAssembly {
                                      bearingBefore: Int(s.bearingBefore) % 360, bearingAfter: Int(s.bearingAfter) % 360,
                                      location: location, exit: s.exit)
         let intersection = RouteIntersection(location: location, bearings: s.intersectionBearings,
-                                             entry: s.intersectionBearings.indices.map { $0 == s.intersectionOut },
                                              in: s.intersectionIn, out: s.intersectionOut)
         let stepGeometry: RouteGeometry
         if s.type != .arrive, let legPolyline {

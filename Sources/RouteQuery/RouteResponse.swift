@@ -74,10 +74,23 @@ public struct RouteManeuver: Encodable, Sendable {
 public struct RouteIntersection: Encodable, Sendable {
     public var location: LonLat
     public var bearings: [Int]
-    public var entry: [Bool]
     /// Index in `bearings` of the road arrived on, and of the road taken.
     public var `in`: Int?
     public var out: Int?
+
+    /// Which roads are entered: the one taken (worked out when written, not stored per step).
+    public var entry: [Bool] { bearings.indices.map { $0 == out } }
+
+    enum CodingKeys: String, CodingKey { case location, bearings, entry, `in`, out }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(location, forKey: .location)
+        try c.encode(bearings, forKey: .bearings)
+        try c.encode(entry, forKey: .entry)
+        try c.encodeIfPresent(`in`, forKey: .in)
+        try c.encodeIfPresent(out, forKey: .out)
+    }
 }
 
 /// `legs[i].steps[j]`.
