@@ -17,37 +17,42 @@ public enum JSONBytes {
     public static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = s
-        text.withUTF8 { bytes in
-            var runStart = 0
-            var i = 0
-            while i < bytes.count {
-                // Eight bytes at a time while none needs escaping (a quote, a backslash, a
-                // control character): the bytes of a step's JSON are mostly polyline text.
-                if i + 8 <= bytes.count, !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self)) {
-                    i += 8
-                    continue
-                }
-                let c = bytes[i]
-                i += 1
-                guard c == 0x22 || c == 0x5C || c < 0x20 else { continue }
-                let at = i - 1
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<at]))
-                runStart = at + 1
-                out.append(0x5C)
-                switch c {
-                case 0x22, 0x5C: out.append(c)
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                default:
-                    out.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hexDigit(c >> 4), hexDigit(c & 0xF)])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-        }
+        text.withUTF8 { writeEscaped($0, to: &out) }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// UTF-8 text as `writeString` writes it between its quotes: a string kept as bytes (a
+    /// step's polyline is its first point's characters, then a run of its leg's) is written in
+    /// pieces, each escaped the same way, with no `String` made for it.
+    public static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var runStart = 0
+        var i = 0
+        while i < bytes.count {
+            // Eight bytes at a time while none needs escaping (a quote, a backslash, a
+            // control character): the bytes of a step's JSON are mostly polyline text.
+            if i + 8 <= bytes.count, !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+                continue
+            }
+            let c = bytes[i]
+            i += 1
+            guard c == 0x22 || c == 0x5C || c < 0x20 else { continue }
+            let at = i - 1
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<at]))
+            runStart = at + 1
+            out.append(0x5C)
+            switch c {
+            case 0x22, 0x5C: out.append(c)
+            case 0x0A: out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(UInt8(ascii: "t"))
+            case 0x08: out.append(UInt8(ascii: "b"))
+            case 0x0C: out.append(UInt8(ascii: "f"))
+            default:
+                out.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hexDigit(c >> 4), hexDigit(c & 0xF)])
+            }
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     /// True when one of the eight bytes of `word` may be a quote, a backslash or below 0x20

@@ -158,30 +158,22 @@ public struct PolylineRuns {
     }
 
     /// The polyline of every point.
-    public var whole: String { String(decoding: text, as: UTF8.self) }
+    public var whole: EncodedPolyline { EncodedPolyline(text: text) }
 
-    /// The polyline of the points `points` (indexes of `lat`, a run within it).
-    public func run(_ points: Range<Int>) -> String {
+    /// The polyline of the points `points` (indexes of `lat`, a run within it): its first point
+    /// whole, then the line's characters from the next point on, shared, not copied.
+    public func run(_ points: Range<Int>) -> EncodedPolyline {
         precondition(points.lowerBound >= lat.startIndex && points.upperBound <= lat.endIndex, "a run of the line's points")
-        if points.isEmpty { return "" }
+        if points.isEmpty { return EncodedPolyline(text: []) }
         let k = points.lowerBound - lat.startIndex
-        let copied = Int(pointEnds[k + points.count - 1]) - Int(pointEnds[k])
-        return String(unsafeUninitializedCapacity: PolylineText.capacity(1) + copied) { buffer in
-            var out = PolylineText(buffer)
-            out.append(lat: Polyline.roundedHalfAway(lat[points.lowerBound] * factor),
-                       lon: Polyline.roundedHalfAway(lon[points.lowerBound] * factor))
-            let head = out.count
-            text.withUnsafeBufferPointer { text in
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[head..<(head + copied)])
-                    .initialize(from: text[Int(pointEnds[k])..<Int(pointEnds[k]) + copied])
-            }
-            return head + copied
-        }
+        let first = EncodedPolyline.RoundedPoint(lat: Polyline.roundedHalfAway(lat[points.lowerBound] * factor),
+                                                 lon: Polyline.roundedHalfAway(lon[points.lowerBound] * factor))
+        return EncodedPolyline(first: first, text: text, range: Int(pointEnds[k])..<Int(pointEnds[k + points.count - 1]))
     }
 }
 
 /// Polyline text written into a string's storage: the deltas of rounded coordinates.
-private struct PolylineText {
+struct PolylineText {
     let text: UnsafeMutableBufferPointer<UInt8>
     private(set) var count = 0
     private var lastLat: Int64 = 0

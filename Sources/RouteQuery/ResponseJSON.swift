@@ -167,7 +167,7 @@ extension Waypoint {
 extension RouteGeometry {
     func writeJSON<Out: JSONSink>(to out: inout Out) {
         switch self {
-        case .polyline(let text): out.string(text)
+        case .polyline(let text): text.writeJSON(to: &out)
         case .lineString(let points):
             out.raw("{\"coordinates\":")
             writeArray(points, to: &out) { $0.writeJSON(to: &$1) }

@@ -72,8 +72,8 @@ struct RouteAssembly {
 
     func geometry(_ lat: ArraySlice<Double>, _ lon: ArraySlice<Double>) -> RouteGeometry {
         switch request.geometries {
-        case .polyline6: return .polyline(Polyline.encode(lat: lat, lon: lon, precision: 6))
-        case .polyline: return .polyline(Polyline.encode(lat: lat, lon: lon, precision: 5))
+        case .polyline6: return .polyline(EncodedPolyline(Polyline.encode(lat: lat, lon: lon, precision: 6)))
+        case .polyline: return .polyline(EncodedPolyline(Polyline.encode(lat: lat, lon: lon, precision: 5)))
         case .geojson: return .lineString(zip(lon, lat).map { LonLat.rounded(lon: $0, lat: $1) })
         }
     }

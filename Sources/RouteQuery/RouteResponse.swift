@@ -21,7 +21,7 @@ public struct LonLat: Encodable, Equatable, Sendable {
 
 /// A route's or a step's shape: an encoded polyline (precision 5 or 6) or a GeoJSON LineString.
 public enum RouteGeometry: Encodable, Equatable, Sendable {
-    case polyline(String)
+    case polyline(EncodedPolyline)
     case lineString([LonLat])
 
     enum CodingKeys: String, CodingKey { case type, coordinates }
@@ -30,7 +30,7 @@ public enum RouteGeometry: Encodable, Equatable, Sendable {
         switch self {
         case .polyline(let text):
             var c = encoder.singleValueContainer()
-            try c.encode(text)
+            try c.encode(text.string)
         case .lineString(let points):
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode("LineString", forKey: .type)
@@ -41,7 +41,7 @@ public enum RouteGeometry: Encodable, Equatable, Sendable {
     /// The points, whichever the spelling (polyline text is read at precision 6).
     public var points: [LonLat]? {
         switch self {
-        case .polyline(let text): return (try? Polyline.decode(text, precision: 6))?.map { LonLat(lon: $0.lon, lat: $0.lat) }
+        case .polyline(let text): return (try? Polyline.decode(text.string, precision: 6))?.map { LonLat(lon: $0.lon, lat: $0.lat) }
         case .lineString(let points): return points
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RouteQuery
+import OffgridCore
 import TileMath
 import XCTest
 import TestSupport
@@ -35,17 +36,29 @@ final class PolylineTests: XCTestCase {
         }
         for precision in [5, 6] {
             let runs = PolylineRuns(lat: lat[...], lon: lon[...], precision: precision)
-            XCTAssertEqual(runs.whole, Polyline.encode(lat: lat, lon: lon, precision: precision))
+            XCTAssertEqual(runs.whole.string, Polyline.encode(lat: lat, lon: lon, precision: precision))
+            var backslashes = 0
             for _ in 0..<200 {
                 let a = Int(random.uniform(0, Double(lat.count))), b = Int(random.uniform(0, Double(lat.count)))
                 let r = min(a, b)..<max(a, b) + 1
-                XCTAssertEqual(runs.run(r), Polyline.encode(lat: lat[r], lon: lon[r], precision: precision), "\(r)")
+                let expected = Polyline.encode(lat: lat[r], lon: lon[r], precision: precision)
+                XCTAssertEqual(runs.run(r).string, expected, "\(r)")
+                // Written as JSON piece by piece (the first point's characters, then the line's),
+                // the same bytes as the string escaped whole, into either sink.
+                var bytes: [UInt8] = [], reference: [UInt8] = [], text = ""
+                runs.run(r).writeJSON(to: &bytes)
+                runs.run(r).writeJSON(to: &text)
+                JSONBytes.writeString(expected, to: &reference)
+                XCTAssertEqual(bytes, reference, "\(r)")
+                XCTAssertEqual(Array(text.utf8), reference, "\(r)")
+                backslashes += expected.utf8.filter { $0 == 0x5C }.count
             }
-            XCTAssertEqual(runs.run(7..<7), "")
+            XCTAssertGreaterThan(backslashes, 20, "the runs should include escaped characters")
+            XCTAssertEqual(runs.run(7..<7).string, "")
         }
         // A line that is itself a run of a longer one is indexed as that one.
         let part = PolylineRuns(lat: lat[100..<200], lon: lon[100..<200], precision: 6)
-        XCTAssertEqual(part.run(150..<160), Polyline.encode(lat: lat[150..<160], lon: lon[150..<160], precision: 6))
+        XCTAssertEqual(part.run(150..<160).string, Polyline.encode(lat: lat[150..<160], lon: lon[150..<160], precision: 6))
     }
 
     func testPrecisionSixMatchesTheReferenceAndRoundTrips() throws {

@@ -89,7 +89,7 @@ final class RouteServiceTests: XCTestCase {
             XCTAssertEqual(steps.first?.maneuver.type, "depart")
             XCTAssertEqual(steps.last?.maneuver.type, "arrive")
             guard case .polyline(let encoded)? = route.geometry else { return XCTFail("polyline6 geometry expected") }
-            let shape = try Polyline.decode(encoded, precision: 6)
+            let shape = try Polyline.decode(encoded.string, precision: 6)
             let start = try XCTUnwrap(response.waypoints.first?.location), end = try XCTUnwrap(response.waypoints.last?.location)
             XCTAssertLessThan(haversineMeters(GeoPoint(lon: shape[0].lon, lat: shape[0].lat), GeoPoint(lon: start.lon, lat: start.lat)), 0.5)
             XCTAssertLessThan(haversineMeters(GeoPoint(lon: shape.last!.lon, lat: shape.last!.lat), GeoPoint(lon: end.lon, lat: end.lat)), 0.5)
@@ -234,7 +234,7 @@ final class AlternativeRouteTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(duration, best)
             XCTAssertLessThanOrEqual(duration, best * 1.26)
             guard case .polyline(let encoded)? = r.geometry else { return XCTFail("polyline6 geometry expected") }
-            geometries.insert(encoded)
+            geometries.insert(encoded.string)
             XCTAssertEqual(r.legs.count, 1)
         }
         XCTAssertEqual(geometries.count, routes.count)
