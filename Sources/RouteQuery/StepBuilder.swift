@@ -99,26 +99,32 @@ struct StepBuilder {
     /// there nothing is said, and no bearing needed (the trigonometry is most of a step's cost).
     private func maneuver(_ j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, points: LegPoints,
                           exitsPassed: inout Int) -> RouteStep? {
-        let node = j.node, roads = j.roads, sameRoad = j.sameRoad, classA = j.classA, classB = j.classB
-        let inRoundabout = j.inRoundabout, toRoundabout = j.toRoundabout
-        let isHighway = StepJunction.isHighway, isLink = StepJunction.isLink
+        let node = j.node
         let at = data.junctionLatitude(arriving: a.edge, a.direction)
         let arriving = data.bearingArriving(a.edge, a.direction, at: at)
         let leaving = data.bearingLeaving(b.edge, b.direction, at: at)
         let angle = turnAngle(arriving: arriving, leaving: leaving)
-        // The bearing of every road leaving the node, worked out once for both uses below.
-        var ends: [Double]?
-        func endBearings() -> [Double] {
-            if let ends { return ends }
-            let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
-            let found = (first..<end).map { i -> Double in
+        // The bearing of every road leaving the node, for the intersection and the other exits:
+        // on the stack (nearly every junction that gets here makes a step, so all are needed).
+        let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: end - first) { ends in
+            for i in first..<end {
                 let ed = Int(data.nodeEnds[i]), e = ed >> 1, d = ed & 1
-                return e == b.edge && d == b.direction ? leaving : data.bearingLeaving(e, d, at: at)
+                ends[i - first] = e == b.edge && d == b.direction ? leaving : data.bearingLeaving(e, d, at: at)
             }
-            ends = found
-            return found
+            return maneuver(j, from: a, to: b, points: points, exitsPassed: &exitsPassed, arriving: arriving, leaving: leaving,
+                            angle: angle, endBearings: UnsafeBufferPointer(ends))
         }
+    }
 
+    /// `maneuver(_:from:to:points:exitsPassed:)` with the bearings worked out: `endBearings[k]`
+    /// is the bearing of the node's k-th road end.
+    private func maneuver(_ j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, points: LegPoints,
+                          exitsPassed: inout Int, arriving: Double, leaving: Double, angle: Double,
+                          endBearings: UnsafeBufferPointer<Double>) -> RouteStep? {
+        let node = j.node, roads = j.roads, sameRoad = j.sameRoad, classA = j.classA, classB = j.classB
+        let inRoundabout = j.inRoundabout, toRoundabout = j.toRoundabout
+        let isHighway = StepJunction.isHighway, isLink = StepJunction.isLink
         var type: ManeuverType?
         if toRoundabout {
             type = .roundabout
@@ -140,7 +146,7 @@ struct StepBuilder {
                 // Staying on the same road through a junction needs a word only for a real turn.
                 type = abs(angle) >= Self.continueAngle ? .continue : nil
             } else {
-                let others = otherExitAngles(node: node, arriving: arriving, except: b, bearings: endBearings())
+                let others = otherExitAngles(node: node, arriving: arriving, except: b, bearings: endBearings)
                 if !others.contains(where: { abs($0) < 35 }) && abs(angle) >= 45 && others.contains(where: { ($0 > 0) != (angle > 0) }) {
                     type = .endOfRoad
                 } else if others.count == 1, abs(angle) < 50, let o = others.first, abs(o) < 50 {
@@ -157,7 +163,7 @@ struct StepBuilder {
         var step = RouteStep(type: type, modifier: modifier, bearingBefore: arriving.rounded(), bearingAfter: leaving.rounded(),
                              location: location, exit: nil,
                              name: data.string(data.edges[b.edge].name), ref: data.string(data.edges[b.edge].ref))
-        let (bearings, inIndex, outIndex) = intersection(node: node, arriving: a, leaving: b, bearings: endBearings())
+        let (bearings, inIndex, outIndex) = intersection(node: node, arriving: a, leaving: b, bearings: endBearings)
         step.intersectionBearings = bearings
         step.intersectionIn = inIndex
         step.intersectionOut = outIndex
@@ -177,7 +183,7 @@ struct StepBuilder {
 
     /// Turn angles of the drivable ways out of `node` other than `chosen` and the way back
     /// (`bearings`: of every road end at the node, in order).
-    private func otherExitAngles(node: Int, arriving: Double, except chosen: DrivenPiece, bearings: [Double]) -> [Double] {
+    private func otherExitAngles(node: Int, arriving: Double, except chosen: DrivenPiece, bearings: UnsafeBufferPointer<Double>) -> [Double] {
         var out: [Double] = []
         let first = Int(data.nodeFirstEnd[node])
         for i in first..<Int(data.nodeFirstEnd[node + 1]) {
@@ -191,7 +197,7 @@ struct StepBuilder {
     }
 
     /// OSRM's intersection: bearings of every road at the node (sorted), the one arrived on, the one taken.
-    private func intersection(node: Int, arriving: DrivenPiece, leaving: DrivenPiece, bearings: [Double]) -> ([Int], Int?, Int?) {
+    private func intersection(node: Int, arriving: DrivenPiece, leaving: DrivenPiece, bearings: UnsafeBufferPointer<Double>) -> ([Int], Int?, Int?) {
         let first = Int(data.nodeFirstEnd[node]), count = bearings.count
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { buffer in
             var keyed = buffer
