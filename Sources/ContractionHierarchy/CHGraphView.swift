@@ -144,6 +144,25 @@ public struct CHGraphView: @unchecked Sendable {
         return (first, second)
     }
 
+    /// `halves(from:to:via:)` in one pass over the middle's arcs without leaving it early: where
+    /// a match sits is random, so each early exit was a mispredicted branch. Scanned from the
+    /// end, the last match kept is the first in order, the arc `halves` finds.
+    @inline(__always) func halvesInOnePass(from: UInt32, to: UInt32, via middle: UInt32) -> (first: Int, second: Int)? {
+        let begin = Int(firstOut[Int(middle)]), end = Int(firstOut[Int(middle) + 1])
+        let backward = UInt32(CHDirection.backward) << 30, forward = UInt32(CHDirection.forward) << 30
+        var first = -1, second = -1
+        var a = end
+        while a > begin {
+            a -= 1
+            let arc = arcs[a].headAndDirection
+            let head = arc & 0x3FFF_FFFF
+            first = head == from && arc & backward != 0 ? a : first
+            second = head == to && arc & forward != 0 ? a : second
+        }
+        guard first >= 0, second >= 0 else { return nil }
+        return (first, second)
+    }
+
     /// The arc stored at `rank` to `other` usable in `bit`'s direction (a short linear scan:
     /// arcs are grouped by direction, not sorted by head over the whole range).
     @inline(__always) func arc(at rank: UInt32, to other: UInt32, bit: UInt8) -> Int? {

@@ -99,19 +99,21 @@ extension CHQuery {
                 continue
             }
             let base = max(0, count - batch)
-            // Shortcuts with a middle in range (a real arc's, UInt32.max, is never below nodeCount).
-            for j in base..<count where Int(pending[j].middle) < nodeCount {
-                offgrid_prefetch(firstOut + Int(pending[j].middle))
+            // Every pending arc's middle is asked for, a real arc's (UInt32.max) as the last rank:
+            // one wasted prefetch of a line that stays cached, where a test per arc mispredicted
+            // (real arcs and shortcuts come in no pattern).
+            for j in base..<count {
+                offgrid_prefetch(firstOut + min(Int(pending[j].middle), nodeCount - 1))
             }
-            for j in base..<count where Int(pending[j].middle) < nodeCount {
-                let first = Int(firstOut[Int(pending[j].middle)])
+            for j in base..<count {
+                let first = Int(firstOut[min(Int(pending[j].middle), nodeCount - 1)])
                 offgrid_prefetch(arcs + first)
                 offgrid_prefetch(middleIndex + first >> 5)
             }
-            if let shortcutMiddles {
-                for j in base..<count where Int(pending[j].middle) < nodeCount {
-                    let first = Int(firstOut[Int(pending[j].middle)])
-                    if first < arcCount { offgrid_prefetch(shortcutMiddles + g.middle.firstShortcut(atOrAfter: first)) }
+            if let shortcutMiddles, arcCount > 0 {
+                for j in base..<count {
+                    let first = min(Int(firstOut[min(Int(pending[j].middle), nodeCount - 1)]), arcCount - 1)
+                    offgrid_prefetch(shortcutMiddles + g.middle.firstShortcut(atOrAfter: first))
                 }
             }
             var made = 0
@@ -122,7 +124,7 @@ extension CHQuery {
                     made += 1
                     continue
                 }
-                guard m < a, m < b, let (first, second) = g.halves(from: a, to: b, via: m) else { return false }
+                guard m < a, m < b, let (first, second) = g.halvesInOnePass(from: a, to: b, via: m) else { return false }
                 // Bottom to top: the right half, then the left one, unpacked first.
                 expanded[made] = (m, b, g.middle[second], g.arcs[second].weight)
                 expanded[made + 1] = (a, m, g.middle[first], g.arcs[first].weight)
