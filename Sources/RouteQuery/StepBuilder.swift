@@ -53,9 +53,9 @@ struct StepBuilder {
         // The current step's points: from its first piece's first point to its last piece's last
         // (pieces share their junction points, so a step's points are one run of the leg's).
         var stepStart = start
-        func finishCurrent(through end: Int) {
-            steps[steps.count - 1].lat = points.lat[stepStart..<end]
-            steps[steps.count - 1].lon = points.lon[stepStart..<end]
+        func finish(_ step: Int, through end: Int) {
+            steps[step].lat = points.lat[stepStart..<end]
+            steps[step].lon = points.lon[stepStart..<end]
         }
         for (i, piece) in pieces.enumerated() {
             // Inside a roundabout nothing is said, but exits are counted; through a quiet
@@ -63,18 +63,18 @@ struct StepBuilder {
             if i > 0 && junctions[i - 1].inRoundabout && junctions[i - 1].toRoundabout {
                 exitsPassed += roundaboutExits(at: junctions[i - 1].node)
             } else if i > 0 && !junctions[i - 1].isQuiet,
-                      let maneuver = maneuver(junctions[i - 1], from: pieces[i - 1], to: piece, points: points,
-                                              exitsPassed: &exitsPassed) {
-                finishCurrent(through: pieces[i - 1].points.upperBound)
+                      let type = maneuver(junctions[i - 1], from: pieces[i - 1], to: piece, points: points,
+                                          exitsPassed: &exitsPassed, onto: &steps) {
+                // The step before the new one ends where the new one starts.
+                finish(steps.count - 2, through: pieces[i - 1].points.upperBound)
                 stepStart = piece.points.lowerBound
-                if maneuver.type == .roundabout { roundaboutStep = steps.count }
-                if maneuver.type == .exitRoundabout, let r = roundaboutStep {
+                if type == .roundabout { roundaboutStep = steps.count - 1 }
+                if type == .exitRoundabout, let r = roundaboutStep {
                     // The roundabout step's instruction names the exit taken.
                     steps[r].exit = exitsPassed + 1
                     exitsPassed = 0
                     roundaboutStep = nil
                 }
-                steps.append(maneuver)
             }
             steps[steps.count - 1].meters += piece.meters
             steps[steps.count - 1].seconds += piece.seconds
@@ -82,7 +82,7 @@ struct StepBuilder {
         // Roundabout left at the destination: still say which exit.
         if let r = roundaboutStep { steps[r].exit = exitsPassed + 1 }
         let last = pieces[pieces.count - 1]
-        finishCurrent(through: last.points.upperBound)
+        finish(steps.count - 1, through: last.points.upperBound)
         let arriveBearing = segmentBearing(points, last.points, fromStart: false) ?? data.bearingArriving(last.edge, last.direction)
         var arrive = RouteStep(type: .arrive, modifier: nil, bearingBefore: arriveBearing.rounded(), bearingAfter: 0,
                                location: arriveLocation, exit: nil, name: steps[steps.count - 1].name, ref: steps[steps.count - 1].ref)
@@ -94,11 +94,12 @@ struct StepBuilder {
         return steps
     }
 
-    /// The step that starts at junction `j` between two pieces, or nil when the driver just
+    /// The step that starts at junction `j` between two pieces, appended to `steps` (built
+    /// there, not copied in: a step is ~200 bytes), and its type; nil when the driver just
     /// carries on. Not for quiet junctions (`StepJunction.isQuiet`), nor within a roundabout:
     /// there nothing is said, and no bearing needed (the trigonometry is most of a step's cost).
     private func maneuver(_ j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, points: LegPoints,
-                          exitsPassed: inout Int) -> RouteStep? {
+                          exitsPassed: inout Int, onto steps: inout [RouteStep]) -> ManeuverType? {
         let node = j.node
         let at = data.junctionLatitude(arriving: a.edge, a.direction)
         let arriving = data.bearingArriving(a.edge, a.direction, at: at)
@@ -113,7 +114,7 @@ struct StepBuilder {
                 ends[i - first] = e == b.edge && d == b.direction ? leaving : data.bearingLeaving(e, d, at: at)
             }
             return maneuver(j, from: a, to: b, points: points, exitsPassed: &exitsPassed, arriving: arriving, leaving: leaving,
-                            angle: angle, endBearings: UnsafeBufferPointer(ends))
+                            angle: angle, endBearings: UnsafeBufferPointer(ends), onto: &steps)
         }
     }
 
@@ -121,7 +122,7 @@ struct StepBuilder {
     /// is the bearing of the node's k-th road end.
     private func maneuver(_ j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, points: LegPoints,
                           exitsPassed: inout Int, arriving: Double, leaving: Double, angle: Double,
-                          endBearings: UnsafeBufferPointer<Double>) -> RouteStep? {
+                          endBearings: UnsafeBufferPointer<Double>, onto steps: inout [RouteStep]) -> ManeuverType? {
         let node = j.node, roads = j.roads, sameRoad = j.sameRoad, classA = j.classA, classB = j.classB
         let inRoundabout = j.inRoundabout, toRoundabout = j.toRoundabout
         let isHighway = StepJunction.isHighway, isLink = StepJunction.isLink
@@ -160,14 +161,14 @@ struct StepBuilder {
         var modifier = ManeuverModifier(angle: angle)
         if type == .fork { modifier = angle > 0 ? .slightRight : .slightLeft }
         let location = (points.lon[b.points.lowerBound], points.lat[b.points.lowerBound])
-        var step = RouteStep(type: type, modifier: modifier, bearingBefore: arriving.rounded(), bearingAfter: leaving.rounded(),
-                             location: location, exit: nil,
-                             name: data.string(data.edges[b.edge].name), ref: data.string(data.edges[b.edge].ref))
+        steps.append(RouteStep(type: type, modifier: modifier, bearingBefore: arriving.rounded(), bearingAfter: leaving.rounded(),
+                               location: location, exit: nil,
+                               name: data.string(data.edges[b.edge].name), ref: data.string(data.edges[b.edge].ref)))
         let (bearings, inIndex, outIndex) = intersection(node: node, arriving: a, leaving: b, bearings: endBearings)
-        step.intersectionBearings = bearings
-        step.intersectionIn = inIndex
-        step.intersectionOut = outIndex
-        return step
+        steps[steps.count - 1].intersectionBearings = bearings
+        steps[steps.count - 1].intersectionIn = inIndex
+        steps[steps.count - 1].intersectionOut = outIndex
+        return type
     }
 
     /// Roads a driver could leave the roundabout by at `node`: drivable directions leaving the
