@@ -53,9 +53,15 @@ struct StepBuilder {
         // The current step's points: from its first piece's first point to its last piece's last
         // (pieces share their junction points, so a step's points are one run of the leg's).
         var stepStart = start
+        // Its length and time, summed here and stored once it is finished.
+        var meters = 0.0, seconds = 0.0
         func finish(_ step: Int, through end: Int) {
             steps[step].lat = points.lat[stepStart..<end]
             steps[step].lon = points.lon[stepStart..<end]
+            steps[step].meters = meters
+            steps[step].seconds = seconds
+            meters = 0
+            seconds = 0
         }
         for (i, piece) in pieces.enumerated() {
             // Inside a roundabout nothing is said, but exits are counted; through a quiet
@@ -76,8 +82,8 @@ struct StepBuilder {
                     roundaboutStep = nil
                 }
             }
-            steps[steps.count - 1].meters += piece.meters
-            steps[steps.count - 1].seconds += piece.seconds
+            meters += piece.meters
+            seconds += piece.seconds
         }
         // Roundabout left at the destination: still say which exit.
         if let r = roundaboutStep { steps[r].exit = exitsPassed + 1 }
@@ -118,7 +124,7 @@ struct StepBuilder {
         }
     }
 
-    /// `maneuver(_:from:to:points:exitsPassed:)` with the bearings worked out: `endBearings[k]`
+    /// `maneuver(_:from:to:points:exitsPassed:onto:)` with the bearings worked out: `endBearings[k]`
     /// is the bearing of the node's k-th road end.
     private func maneuver(_ j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, points: LegPoints,
                           exitsPassed: inout Int, arriving: Double, leaving: Double, angle: Double,
