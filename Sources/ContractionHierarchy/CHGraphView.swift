@@ -137,17 +137,11 @@ public struct CHGraphView: @unchecked Sendable {
 
     /// The two arcs a shortcut travelled `from → to` via `middle` stands for, in travel order:
     /// `from → middle`, stored at the middle (the lowest of the three) as its backward arc to
-    /// `from`, and `middle → to`, its forward arc to `to`. Nil if either is missing.
+    /// `from`, and `middle → to`, its forward arc to `to`; the first such arc of each in order.
+    /// Nil if either is missing. One pass over the middle's arcs, with no exit part-way: where
+    /// a match sits is random, so an early exit was a mispredicted branch per scan; scanned
+    /// from the end, the last match kept is the first in order.
     @inline(__always) func halves(from: UInt32, to: UInt32, via middle: UInt32) -> (first: Int, second: Int)? {
-        guard let first = arc(at: middle, to: from, bit: CHDirection.backward),
-              let second = arc(at: middle, to: to, bit: CHDirection.forward) else { return nil }
-        return (first, second)
-    }
-
-    /// `halves(from:to:via:)` in one pass over the middle's arcs without leaving it early: where
-    /// a match sits is random, so each early exit was a mispredicted branch. Scanned from the
-    /// end, the last match kept is the first in order, the arc `halves` finds.
-    @inline(__always) func halvesInOnePass(from: UInt32, to: UInt32, via middle: UInt32) -> (first: Int, second: Int)? {
         let begin = Int(firstOut[Int(middle)]), end = Int(firstOut[Int(middle) + 1])
         let backward = UInt32(CHDirection.backward) << 30, forward = UInt32(CHDirection.forward) << 30
         var first = -1, second = -1
@@ -161,19 +155,6 @@ public struct CHGraphView: @unchecked Sendable {
         }
         guard first >= 0, second >= 0 else { return nil }
         return (first, second)
-    }
-
-    /// The arc stored at `rank` to `other` usable in `bit`'s direction (a short linear scan:
-    /// arcs are grouped by direction, not sorted by head over the whole range).
-    @inline(__always) func arc(at rank: UInt32, to other: UInt32, bit: UInt8) -> Int? {
-        var a = Int(firstOut[Int(rank)])
-        let end = Int(firstOut[Int(rank) + 1])
-        while a < end {
-            let arc = arcs[a]
-            if arc.head == other && arc.allows(bit) { return a }
-            a += 1
-        }
-        return nil
     }
 }
 

@@ -124,7 +124,7 @@ extension CHQuery {
                     made += 1
                     continue
                 }
-                guard m < a, m < b, let (first, second) = g.halvesInOnePass(from: a, to: b, via: m) else { return false }
+                guard m < a, m < b, let (first, second) = g.halves(from: a, to: b, via: m) else { return false }
                 // Bottom to top: the right half, then the left one, unpacked first.
                 expanded[made] = (m, b, g.middle[second], g.arcs[second].weight)
                 expanded[made + 1] = (a, m, g.middle[first], g.arcs[first].weight)
