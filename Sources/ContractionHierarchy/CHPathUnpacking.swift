@@ -102,17 +102,18 @@ extension CHQuery {
             // Every pending arc's middle is asked for, a real arc's (UInt32.max) as the last rank:
             // one wasted prefetch of a line that stays cached, where a test per arc mispredicted
             // (real arcs and shortcuts come in no pattern).
+            @inline(__always) func middleRank(_ j: Int) -> Int { min(Int(pending[j].middle), nodeCount - 1) }
             for j in base..<count {
-                offgrid_prefetch(firstOut + min(Int(pending[j].middle), nodeCount - 1))
+                offgrid_prefetch(firstOut + middleRank(j))
             }
             for j in base..<count {
-                let first = Int(firstOut[min(Int(pending[j].middle), nodeCount - 1)])
+                let first = Int(firstOut[middleRank(j)])
                 offgrid_prefetch(arcs + first)
                 offgrid_prefetch(middleIndex + first >> 5)
             }
             if let shortcutMiddles, arcCount > 0 {
                 for j in base..<count {
-                    let first = min(Int(firstOut[min(Int(pending[j].middle), nodeCount - 1)]), arcCount - 1)
+                    let first = min(Int(firstOut[middleRank(j)]), arcCount - 1)
                     offgrid_prefetch(shortcutMiddles + g.middle.firstShortcut(atOrAfter: first))
                 }
             }

@@ -145,14 +145,6 @@ extension RoutingData {
         return dot * dot > cosine * cosine * (na * na + ea * ea) * (nb * nb + eb * eb)
     }
 
-    /// cos(x) for |x| ≤ 1.31 (75°), to within 1e-9: the estimate's east scale needs no more
-    /// (its margin is a degree), and the libm call was a third of the quiet-junction test.
-    @inline(__always) private func planarCosine(_ x: Double) -> Double {
-        let x2 = x * x
-        return 1 - x2 * (1.0 / 2) * (1 - x2 * (1.0 / 12) * (1 - x2 * (1.0 / 30) * (1 - x2 * (1.0 / 56)
-            * (1 - x2 * (1.0 / 90) * (1 - x2 * (1.0 / 132))))))
-    }
-
     /// The latitude of the junction where edge e driven in direction d arrives (its shape's last
     /// point that way), with its sine and cosine: the one end all bearings at the junction share.
     func junctionLatitude(arriving e: Int, _ d: Int) -> JunctionLatitude {
@@ -171,6 +163,14 @@ extension RoutingData {
 
     /// The node reached at the end of edge e driven in direction d.
     func endNode(_ e: Int, _ d: Int) -> Int { Int(d == 0 ? edges[e].to : edges[e].from) }
+}
+
+/// cos(x) for |x| ≤ 1.31 (75°), to within 1e-9: `turnSurelyBelow`'s east scale needs no more
+/// (its margin is a degree), and the libm call was a third of the quiet-junction test.
+@inline(__always) private func planarCosine(_ x: Double) -> Double {
+    let x2 = x * x
+    return 1 - x2 * (1.0 / 2) * (1 - x2 * (1.0 / 12) * (1 - x2 * (1.0 / 30) * (1 - x2 * (1.0 / 56)
+        * (1 - x2 * (1.0 / 90) * (1 - x2 * (1.0 / 132))))))
 }
 
 /// A junction's latitude as stored (1e-7°) and its sine and cosine.
