@@ -95,10 +95,9 @@ final class Worker {
         case .route(let request):
             switch route.route(request) {
             case .routes(let response):
-                var body: [UInt8] = []
-                body.reserveCapacity(4096)
+                var body = JSONBuffer()
                 response.writeJSON(to: &body)
-                return OSRMAnswer(status: 200, bodyBytes: body)
+                return OSRMAnswer(status: 200, bodyBytes: Array(body.bytes))
             case .featureCollection(let collection):
                 return OSRMAnswer(status: 200, body: OSRMHandler.compact(collection))
             case .failure(let failure):

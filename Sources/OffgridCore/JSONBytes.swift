@@ -1,10 +1,16 @@
+/// Where `JSONBytes` writes: a `[UInt8]`, or a `JSONBuffer` (the fast one).
+public protocol JSONByteOutput: ~Copyable {
+    mutating func append(_ byte: UInt8)
+    mutating func append(bytes: UnsafeBufferPointer<UInt8>)
+}
+
+extension Array: JSONByteOutput where Element == UInt8 {
+    @inlinable public mutating func append(bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+}
+
 /// JSON pieces written into byte buffers, spelled exactly as `JSONWriter` spells them (for
 /// writers that must not make a `String` per record).
 public enum JSONBytes {
-    @inlinable @inline(__always) public static func append(_ s: StaticString, to out: inout [UInt8]) {
-        s.withUTF8Buffer { out.append(contentsOf: $0) }
-    }
-
     /// A string `JSONWriter.writeString` writes between its quotes unchanged (no quote, backslash
     /// or control character).
     @inlinable @inline(__always) public static func isPlain(_ s: String) -> Bool {
@@ -14,7 +20,7 @@ public enum JSONBytes {
     /// `JSONWriter.writeString`'s spelling: quoted, with `"`, `\` and control characters
     /// escaped (the short forms where JSON has them, else `\u00xx` in lower-case hex). Runs
     /// without an escape are copied whole: a polyline has a backslash every few dozen bytes.
-    public static func writeString(_ s: String, to out: inout [UInt8]) {
+    @inlinable public static func writeString<Out: JSONByteOutput & ~Copyable>(_ s: String, to out: inout Out) {
         out.append(UInt8(ascii: "\""))
         var text = s
         text.withUTF8 { writeEscaped($0, to: &out) }
@@ -24,7 +30,7 @@ public enum JSONBytes {
     /// UTF-8 text as `writeString` writes it between its quotes: a string kept as bytes (a
     /// step's polyline is its first point's characters, then a run of its leg's) is written in
     /// pieces, each escaped the same way, with no `String` made for it.
-    public static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    @inlinable public static func writeEscaped<Out: JSONByteOutput & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout Out) {
         var runStart = 0
         var i = 0
         while i < bytes.count {
@@ -38,7 +44,7 @@ public enum JSONBytes {
             i += 1
             guard c == 0x22 || c == 0x5C || c < 0x20 else { continue }
             let at = i - 1
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<at]))
+            out.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<at]))
             runStart = at + 1
             out.append(0x5C)
             switch c {
@@ -49,16 +55,16 @@ public enum JSONBytes {
             case 0x08: out.append(UInt8(ascii: "b"))
             case 0x0C: out.append(UInt8(ascii: "f"))
             default:
-                out.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hexDigit(c >> 4), hexDigit(c & 0xF)])
+                for b in [UInt8(ascii: "u"), 0x30, 0x30, hexDigit(c >> 4), hexDigit(c & 0xF)] { out.append(b) }
             }
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        out.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     /// True when one of the eight bytes of `word` may be a quote, a backslash or below 0x20
     /// (never false when one is): the zero-byte test on `word ^ "..."`, `word ^ "\\..."` and
     /// `word - 0x20...`.
-    @inline(__always) static func mayNeedEscape(_ word: UInt64) -> Bool {
+    @inlinable @inline(__always) static func mayNeedEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
         let hasQuote = (quote &- ones) & ~quote & highs
@@ -68,9 +74,9 @@ public enum JSONBytes {
     }
 
     /// The lower-case hex digit of `v` (0…15).
-    @inline(__always) static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
+    @inlinable @inline(__always) static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
 
-    @inlinable public static func writeInt(_ v: Int64, to out: inout [UInt8]) {
+    @inlinable public static func writeInt<Out: JSONByteOutput & ~Copyable>(_ v: Int64, to out: inout Out) {
         if v < 0 { out.append(UInt8(ascii: "-")) }
         var m = v.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -80,7 +86,7 @@ public enum JSONBytes {
                 m /= 10
                 n += 1
             } while m > 0
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - n)...]))
+            out.append(bytes: UnsafeBufferPointer(rebasing: digits[(20 - n)...]))
         }
     }
 
@@ -89,7 +95,7 @@ public enum JSONBytes {
     /// tenths below 1e14 (every rounded distance and duration) is written as `q.r` directly:
     /// with at most 15 significant digits that decimal is the only one of its length naming
     /// the double, so it is exactly what `description` prints.
-    @inlinable public static func writeDouble(_ d: Double, to out: inout [UInt8]) {
+    @inlinable public static func writeDouble<Out: JSONByteOutput & ~Copyable>(_ d: Double, to out: inout Out) {
         precondition(d.isFinite, "JSONBytes: non-finite number \(d) has no JSON spelling")
         if d == d.rounded(), abs(d) < 1e15 {
             writeInt(Int64(d), to: &out)
@@ -105,6 +111,7 @@ public enum JSONBytes {
                 return
             }
         }
-        out.append(contentsOf: d.description.utf8)
+        var text = d.description
+        text.withUTF8 { out.append(bytes: $0) }
     }
 }

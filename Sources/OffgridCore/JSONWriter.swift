@@ -12,15 +12,14 @@ public enum JSONWriter {
     /// The same bytes as `string`, as UTF-8 (no `String` in between: a large answer, such as a
     /// table's million numbers, is written straight into the buffer).
     public static func bytes(_ value: JSONValue, pretty: Bool = true) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
+        var out = JSONBuffer(capacity: 256)
         write(value, to: &out, pretty: pretty, indent: 0)
-        return out
+        return Array(out.bytes)
     }
 
     /// Writes `value` into any `JSONSink`; its scalars are spelled by the sink, as this writer
     /// spells them.
-    public static func write<Sink: JSONSink>(_ value: JSONValue, to out: inout Sink, pretty: Bool, indent: Int = 0) {
+    public static func write<Sink: JSONSink & ~Copyable>(_ value: JSONValue, to out: inout Sink, pretty: Bool, indent: Int = 0) {
         switch value {
         case .null: out.raw("null")
         case .bool(let b): out.raw(b ? "true" : "false")
@@ -52,7 +51,7 @@ public enum JSONWriter {
         }
     }
 
-    @inline(__always) static func newline<Sink: JSONSink>(_ out: inout Sink, _ indent: Int) {
+    @inline(__always) static func newline<Sink: JSONSink & ~Copyable>(_ out: inout Sink, _ indent: Int) {
         out.raw("\n")
         for _ in 0..<indent { out.raw("  ") }
     }

@@ -66,8 +66,8 @@ public struct BatchRunner {
         let workers = try (0..<threads).map { _ in try Worker(runner: self) }
         let groupLines = max(1, groupLines), chunkLines = max(1, chunkLines)
         let chunkCount = (groupLines + chunkLines - 1) / chunkLines
-        let outputs = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: chunkCount)
-        outputs.initialize(repeating: [])
+        let outputs = UnsafeMutableBufferPointer<JSONBuffer>.allocate(capacity: chunkCount)
+        for c in 0..<chunkCount { (outputs.baseAddress! + c).initialize(to: JSONBuffer()) }
         let latencies = UnsafeMutableBufferPointer<Double>.allocate(capacity: groupLines)
         let lines = UnsafeMutableBufferPointer<Range<Int>>.allocate(capacity: groupLines)
         defer {
@@ -91,7 +91,7 @@ public struct BatchRunner {
             Parallel.forEachChunk(count: count, threads: threads, chunkSize: chunkLines) { w, range in
                 let worker = workers[w]
                 let c = range.lowerBound / chunkLines
-                outputs[c].removeAll(keepingCapacity: true)
+                outputs[c].removeAll()
                 for i in range {
                     let t0 = MonotonicClock.nanoseconds()
                     worker.answer(UnsafeBufferPointer(rebasing: bytes[lines[i]]), into: &outputs[c])
@@ -101,7 +101,7 @@ public struct BatchRunner {
             }
             var written = 0
             for c in 0..<(count + chunkLines - 1) / chunkLines {
-                try writeAll(outputs[c], to: output)
+                try writeAll(outputs[c].bytes, to: output)
                 written += outputs[c].count
             }
             groupTarget = min(groupLines, max(smallestGroup, groupBytes / max(1, written / count)))
@@ -162,7 +162,7 @@ public struct BatchRunner {
         }
 
         /// Answers one line (its bytes, without the newline) into `out`.
-        func answer(_ line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        func answer(_ line: UnsafeBufferPointer<UInt8>, into out: inout JSONBuffer) {
             if let plain = BatchLineScanner.scan(line) {
                 request.coordinates[0] = plain.from
                 request.coordinates[1] = plain.to
@@ -241,8 +241,8 @@ private func readSome(_ fd: Int32, _ into: UnsafeMutablePointer<UInt8>, _ count:
 }
 
 /// All of `bytes` to `fd`.
-private func writeAll(_ bytes: [UInt8], to fd: Int32) throws {
-    guard bytes.withUnsafeBytes({ FileTools.writeAll(fd, $0) }) else {
+private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32) throws {
+    guard FileTools.writeAll(fd, UnsafeRawBufferPointer(bytes)) else {
         throw BatchRunner.IOFailure(description: "cannot write the answers to stdout: \(FileTools.reason())")
     }
 }

@@ -61,7 +61,7 @@ public struct EncodedPolyline: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(string) }
 
     /// A JSON string value: quoted, escaped (a polyline's characters include the backslash).
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("\"")
         withUTF8Pieces { out.escaped(utf8: $0) }
         out.raw("\"")

@@ -9,9 +9,9 @@ import OffgridCore
 extension BatchAnswer {
     public func writeJSON(to out: inout String) { render(into: &out) }
     /// The answer line straight into a byte buffer, without making a `String` per line.
-    public func writeJSON(to out: inout [UInt8]) { render(into: &out) }
+    public func writeJSON(to out: inout JSONBuffer) { render(into: &out) }
 
-    func render<Out: JSONSink>(into out: inout Out) {
+    func render<Out: JSONSink & ~Copyable>(into out: inout Out) {
         out.raw("{\"code\":")
         out.string(code)
         if let distanceMeters { out.raw(",\"distance_m\":"); out.double(distanceMeters) }
@@ -26,9 +26,9 @@ extension BatchAnswer {
 
 extension RouteResponse {
     public func writeJSON(to out: inout String) { render(into: &out) }
-    public func writeJSON(to out: inout [UInt8]) { render(into: &out) }
+    public func writeJSON(to out: inout JSONBuffer) { render(into: &out) }
 
-    func render<Out: JSONSink>(into out: inout Out) {
+    func render<Out: JSONSink & ~Copyable>(into out: inout Out) {
         out.raw("{")
         if let code { out.raw("\"code\":"); out.string(code); out.raw(",") }
         out.raw("\"routes\":")
@@ -40,7 +40,7 @@ extension RouteResponse {
 }
 
 extension Route {
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("{\"distance\":")
         out.double(distance)
         out.raw(",\"duration\":")
@@ -57,7 +57,7 @@ extension Route {
 }
 
 extension RouteLeg {
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("{")
         if let annotation { out.raw("\"annotation\":"); annotation.writeJSON(to: &out); out.raw(",") }
         out.raw("\"distance\":")
@@ -75,9 +75,9 @@ extension RouteLeg {
 }
 
 extension LegAnnotation {
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         var first = true
-        func key(_ name: String) { out.raw(first ? "{\"" : ",\""); out.raw(name); out.raw("\":"); first = false }
+        func key(_ name: StaticString) { out.raw(first ? "{\"" : ",\""); out.raw(name); out.raw("\":"); first = false }
         if let datasources { key("datasources"); writeArray(datasources, to: &out) { $1.int($0) } }
         if let distance { key("distance"); writeArray(distance, to: &out) { $1.double($0) } }
         if let duration { key("duration"); writeArray(duration, to: &out) { $1.double($0) } }
@@ -88,7 +88,7 @@ extension LegAnnotation {
 }
 
 extension RouteStepResponse {
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("{")
         if let bannerInstructions { out.raw("\"bannerInstructions\":"); writeArray(bannerInstructions, to: &out) { $0.writeJSON(to: &$1) }; out.raw(",") }
         out.raw("\"distance\":")
@@ -117,7 +117,7 @@ extension RouteStepResponse {
 }
 
 extension RouteManeuver {
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("{\"bearing_after\":")
         out.int(bearingAfter)
         out.raw(",\"bearing_before\":")
@@ -133,7 +133,7 @@ extension RouteManeuver {
 }
 
 extension RouteIntersection {
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("{\"bearings\":")
         writeArray(bearings, to: &out) { $1.int($0) }
         out.raw(",\"entry\":[")
@@ -151,7 +151,7 @@ extension RouteIntersection {
 }
 
 extension Waypoint {
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("{\"distance\":")
         out.double(distance)
         out.raw(",\"hint\":")
@@ -165,7 +165,7 @@ extension Waypoint {
 }
 
 extension RouteGeometry {
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         switch self {
         case .polyline(let text): text.writeJSON(to: &out)
         case .lineString(let points):
@@ -177,7 +177,7 @@ extension RouteGeometry {
 }
 
 extension LonLat {
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("[")
         out.double(lon)
         out.raw(",")
@@ -186,7 +186,7 @@ extension LonLat {
     }
 }
 
-@inline(__always) func writeArray<T, Out: JSONSink>(_ items: [T], to out: inout Out, _ element: (T, inout Out) -> Void) {
+@inline(__always) func writeArray<T, Out: JSONSink & ~Copyable>(_ items: [T], to out: inout Out, _ element: (T, inout Out) -> Void) {
     out.raw("[")
     for (i, item) in items.enumerated() {
         if i > 0 { out.raw(",") }

@@ -96,10 +96,12 @@ final class BatchRunnerTests: XCTestCase {
             values.append(Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF))
         }
         for v in values {
-            var text = "", bytes: [UInt8] = []
+            var text = "", bytes: [UInt8] = [], buffer = JSONBuffer(capacity: 1)
             JSONWriter.writeDouble(v, to: &text)
             JSONBytes.writeDouble(v, to: &bytes)
+            JSONBytes.writeDouble(v, to: &buffer)
             XCTAssertEqual(String(decoding: bytes, as: UTF8.self), text, "\(v.bitPattern)")
+            XCTAssertEqual(String(decoding: buffer.bytes, as: UTF8.self), text, "\(v.bitPattern)")
         }
         for v in [Int64.min, Int64.max, 0, -1, 7, 1_000_000] {
             var bytes: [UInt8] = []

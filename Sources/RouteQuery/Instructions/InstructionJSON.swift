@@ -3,7 +3,7 @@ import OffgridCore
 /// The batch writer's spelling of the instruction types (see ResponseJSON.swift: the same bytes
 /// as `JSONEncoding.string(value, pretty: false)`, keys in sorted order, nil fields left out).
 extension VoiceInstruction {
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("{\"announcement\":")
         out.string(announcement)
         out.raw(",\"distanceAlongGeometry\":")
@@ -15,7 +15,7 @@ extension VoiceInstruction {
 }
 
 extension BannerInstruction {
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("{\"distanceAlongGeometry\":")
         out.double(distanceAlongGeometry)
         out.raw(",\"primary\":")
@@ -26,7 +26,7 @@ extension BannerInstruction {
 }
 
 extension BannerText {
-    func writeJSON<Out: JSONSink>(to out: inout Out) {
+    func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("{\"components\":")
         writeArray(components, to: &out) { c, out in
             out.raw("{\"text\":")
