@@ -92,22 +92,35 @@ public enum JSONBytes {
 
     /// `JSONWriter.writeDouble`'s spelling: an integral value (under 1e15) as an integer, any
     /// other as Swift's shortest round-trip `description`. A value that is a whole number of
-    /// tenths below 1e14 (every rounded distance and duration) is written as `q.r` directly:
-    /// with at most 15 significant digits that decimal is the only one of its length naming
-    /// the double, so it is exactly what `description` prints.
+    /// millionths below 1e9 (every coordinate), or of tenths below 1e14 (every rounded distance
+    /// and duration), is written as a decimal directly, without its trailing zeros: with at
+    /// most 15 significant digits that decimal is the only one of its length naming the double,
+    /// so it is exactly what `description` prints.
     @inlinable public static func writeDouble<Out: JSONByteOutput & ~Copyable>(_ d: Double, to out: inout Out) {
         precondition(d.isFinite, "JSONBytes: non-finite number \(d) has no JSON spelling")
         if d == d.rounded(), abs(d) < 1e15 {
             writeInt(Int64(d), to: &out)
             return
         }
-        if abs(d) >= 0.1, abs(d) < 1e14 {
-            let k = Int64((d * 10).rounded())
-            if Double(k) / 10 == d {
+        let magnitude = abs(d)
+        if magnitude >= 0.1, magnitude < 1e14 {
+            let places = magnitude < 1e9 ? 6 : 1
+            let scale: Double = places == 6 ? 1e6 : 10
+            let k = Int64((d * scale).rounded())
+            if Double(k) / scale == d {
+                let units = UInt64(scale)
                 if k < 0 { out.append(UInt8(ascii: "-")) }
-                writeInt(Int64(k.magnitude / 10), to: &out)
+                writeInt(Int64(k.magnitude / units), to: &out)
                 out.append(UInt8(ascii: "."))
-                out.append(UInt8(truncatingIfNeeded: k.magnitude % 10) + 0x30)
+                // Not zero: d is not integral.
+                var fraction = k.magnitude % units, digits = places
+                while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+                var divisor: UInt64 = 1
+                for _ in 1..<digits { divisor *= 10 }
+                while divisor > 0 {
+                    out.append(UInt8(truncatingIfNeeded: fraction / divisor % 10) + 0x30)
+                    divisor /= 10
+                }
                 return
             }
         }

@@ -94,7 +94,13 @@ final class BatchRunnerTests: XCTestCase {
             values.append((Double(rng.next() % 1_000_000_000) / 1_000 * 10).rounded() / 10)
             values.append(-Double(tenths) / 10)
             values.append(Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF))
+            // Millionths (coordinates): near zero, in degrees, and up to the 1e9 bound.
+            let millionths = Int64(rng.next() % 1_000_000_000_000_000)
+            values.append(Double(millionths) / 1e6)
+            values.append(-Double(millionths % 400_000_000) / 1e6)
+            values.append(Double(millionths % 200_000) / 1e6)
         }
+        values += [0.099999, 0.100001, 999_999_999.999999, 1e9 + 0.5, 1e9 - 1e-6, 47.000001, -9.000010, 0.25]
         for v in values {
             var text = "", bytes: [UInt8] = [], buffer = JSONBuffer(capacity: 1)
             JSONWriter.writeDouble(v, to: &text)
