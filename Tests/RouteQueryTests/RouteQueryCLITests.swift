@@ -14,6 +14,7 @@ final class RouteQueryCLITests: XCTestCase {
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("/nonexistent.chg"), missing.stderr)
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(getpid()).chg")
+        defer { try? FileManager.default.removeItem(at: bad) }
         try Data(repeating: 7, count: 5000).write(to: bad)
         let corrupt = try run(["route", "--graph", bad.path, "--from", "9.52,47.14", "--to", "9.50,47.07"])
         XCTAssertEqual(corrupt.status, 1)
@@ -50,6 +51,7 @@ final class RouteQueryCLITests: XCTestCase {
         let route = try run(["route", "--graph", graph, "--from", "9.5215,47.1410", "--to", "9.4990,47.0660", "--overview", "full"])
         XCTAssertEqual(route.status, 0)
         let routeFile = FileManager.default.temporaryDirectory.appendingPathComponent("route-\(getpid()).json")
+        defer { try? FileManager.default.removeItem(at: routeFile) }
         try Data(route.stdout.utf8).write(to: routeFile)
         let trace = SampleGraphFixture.repositoryRoot.appendingPathComponent("samples/detour-trace.csv").path
         let r = try run(["trace", "--graph", graph, "--route", routeFile.path, "--trace", trace])

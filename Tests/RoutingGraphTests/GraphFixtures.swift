@@ -15,13 +15,15 @@ func tiles(ofPBF path: String) throws -> [RoutingTile] {
     return try build.run(PBFReader(path: path), selected: nil).tiles.map { try RoutingTileCodec.decode($0.raw) }
 }
 
-/// A hand-made network written as a PBF file in a temporary directory.
-func handMadePBF(_ nodes: [OSMNode], _ ways: [OSMWay], _ relations: [OSMRelation] = []) throws -> String {
+/// Tiles of a hand-made network, read back from a PBF file written to (and then removed from)
+/// a temporary directory.
+func tiles(ofHandMade nodes: [OSMNode], _ ways: [OSMWay], _ relations: [OSMRelation] = []) throws -> [RoutingTile] {
     var writer = PBFWriter()
     writer.replicationTimestamp = 1_700_000_000
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("offgrid-graph-\(getpid())-\(UUID().uuidString).osm.pbf")
+    defer { try? FileManager.default.removeItem(at: url) }
     try Data(writer.encode(nodes: nodes, ways: ways, relations: relations)).write(to: url)
-    return url.path
+    return try tiles(ofPBF: url.path)
 }
 
 /// Plain Dijkstra over the edge-based graph's arcs: the test oracle, independent of the CH code.

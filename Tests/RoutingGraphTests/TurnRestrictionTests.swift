@@ -27,7 +27,7 @@ final class TurnRestrictionTests: XCTestCase {
 
     /// The OSM node sequence of the best route from W (having driven W→C) to a node.
     func route(to target: Int64, _ relations: [OSMRelation]) throws -> [Int64] {
-        let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofPBF: try handMadePBF(nodes, ways(), relations))))
+        let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofHandMade: nodes, ways(), relations)))
         let eb = EdgeBasedGraph(g, profile: CarProfile.embeddedDefault)
         let (start, forward) = try XCTUnwrap(g.edge(1, 2))
         let source = eb.nodeOfEdgeDirection[2 * start + (forward ? 0 : 1)]
@@ -77,7 +77,7 @@ final class TurnRestrictionTests: XCTestCase {
     }
 
     func testTurnCountsAndPenalties() throws {
-        let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofPBF: try handMadePBF(nodes, ways(), [restriction("no_left_turn", from: 10, to: 12)]))))
+        let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofHandMade: nodes, ways(), [restriction("no_left_turn", from: 10, to: 12)])))
         let eb = EdgeBasedGraph(g, profile: CarProfile.embeddedDefault)
         XCTAssertEqual(g.edgeCount, 6)
         XCTAssertEqual(eb.nodeCount, 12)
@@ -100,7 +100,7 @@ final class TurnRestrictionTests: XCTestCase {
     func testDeadEndAllowsTheUTurn() throws {
         let nodes = [OSMNode(id: 1, lat: 47.10, lon: 9.50), OSMNode(id: 2, lat: 47.10, lon: 9.51)]
         let ways = [OSMWay(id: 1, refs: [1, 2], tags: [("highway", "residential")])]
-        let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofPBF: try handMadePBF(nodes, ways))))
+        let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofHandMade: nodes, ways)))
         let eb = EdgeBasedGraph(g, profile: CarProfile.embeddedDefault)
         XCTAssertEqual(eb.uTurns, 2)
         // 20 s U-turn penalty on top of the drive back.

@@ -101,14 +101,23 @@ public enum TestTools {
 }
 
 /// A fresh directory under the system temporary directory, removed by `remove()` (tests call it
-/// in tearDown or defer).
+/// in tearDown or defer) and, whatever is left, when the test process exits: XCTest makes a test
+/// case's instance, and so its scratch, even for tests a filter leaves out, and shared fixtures
+/// live until the end.
 public final class Scratch {
     public let root: String
     public var url: URL { URL(fileURLWithPath: root) }
 
+    private static let made = LockedValue<[String]>([])
+    private static let removedAtExit: Void = {
+        atexit { for root in Scratch.made.get() { try? FileManager.default.removeItem(atPath: root) } }
+    }()
+
     public init(_ label: String = "offgrid") {
         root = (NSTemporaryDirectory() as NSString).appendingPathComponent("\(label)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        Scratch.removedAtExit
+        Scratch.made.update { $0.append(root) }
     }
 
     public func path(_ name: String) -> String { (root as NSString).appendingPathComponent(name) }
