@@ -6,7 +6,8 @@
 public struct JSONBuffer: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
-    @usableFromInline var count_ = 0
+    /// Bytes written so far (`count` outside).
+    @usableFromInline var used = 0
 
     public init(capacity: Int = 4096) {
         self.capacity = max(16, capacity)
@@ -16,32 +17,32 @@ public struct JSONBuffer: ~Copyable {
     deinit { base.deallocate() }
 
     /// Bytes written so far.
-    public var count: Int { count_ }
+    public var count: Int { used }
 
     /// The bytes written so far (valid until the next write).
-    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count_) }
+    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: used) }
 
     /// Forgets the bytes written, keeping the storage.
-    public mutating func removeAll() { count_ = 0 }
+    public mutating func removeAll() { used = 0 }
 
     @inlinable @inline(__always) public mutating func append(_ byte: UInt8) {
-        if _slowPath(count_ == capacity) { grow(toHold: count_ + 1) }
-        base[count_] = byte
-        count_ += 1
+        if _slowPath(used == capacity) { grow(toHold: used + 1) }
+        base[used] = byte
+        used += 1
     }
 
     @inlinable @inline(__always) public mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
         let n = bytes.count
         guard n > 0 else { return }
-        if _slowPath(count_ + n > capacity) { grow(toHold: count_ + n) }
-        (base + count_).update(from: bytes.baseAddress.unsafelyUnwrapped, count: n)
-        count_ += n
+        if _slowPath(used + n > capacity) { grow(toHold: used + n) }
+        (base + used).update(from: bytes.baseAddress.unsafelyUnwrapped, count: n)
+        used += n
     }
 
     @usableFromInline @inline(never) mutating func grow(toHold needed: Int) {
         let newCapacity = max(needed, 2 * capacity)
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        bigger.update(from: base, count: count_)
+        bigger.update(from: base, count: used)
         base.deallocate()
         base = bigger
         capacity = newCapacity
