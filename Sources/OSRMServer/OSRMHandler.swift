@@ -56,15 +56,13 @@ public final class OSRMHandler: Sendable {
             return failure(QueryFailure(code: "InvalidUrl", message: "URL longer than \(maxURLBytes) bytes"), status: 414)
         }
         if target == "/health" || target.hasPrefix("/health?") { return OSRMAnswer(status: 200, body: #"{"code":"Ok"}"#) }
-        do {
+        do throws(QueryFailure) {
             let url = try OSRMURL(target: target.utf8)
             let query = try OSRMQuery(url)
             try limits.check(query)
             return try workers.with { worker throws(QueryFailure) in try worker.answer(query) }
-        } catch let f as QueryFailure {
-            return failure(f)
         } catch {
-            return failure(QueryFailure(code: "InternalError", message: "\(error)"), status: 500)
+            return failure(error)
         }
     }
 
