@@ -72,20 +72,20 @@ extension GraphFile {
 
     private func checkBelow(_ s: GraphFileFormat.Section, _ bound: Int) throws {
         let values: UnsafeBufferPointer<UInt32> = array(s)
-        if bound > 0 && bound <= Int(UInt32.max) + 1 && allIn(values, 0...UInt32(bound - 1)) { return }
-        for (i, v) in values.enumerated() where Int(v) >= bound {
-            throw Damage(message: "section \(s) entry \(i) is \(v), not below \(bound)")
+        let fit = bound > 0 && allIn(values, 0...UInt32(clamping: bound - 1))
+        if !fit, let i = values.firstIndex(where: { Int($0) >= bound }) {
+            throw Damage(message: "section \(s) entry \(i) is \(values[i]), not below \(bound)")
         }
     }
 
     private func checkCoordinates(lat: GraphFileFormat.Section, lon: GraphFileFormat.Section) throws {
         let lats: UnsafeBufferPointer<Int32> = array(lat), lons: UnsafeBufferPointer<Int32> = array(lon)
-        if allIn(lats, -900_000_000...900_000_000) && allIn(lons, -1_800_000_000...1_800_000_000) { return }
-        for (i, v) in lats.enumerated() where v < -900_000_000 || v > 900_000_000 {
-            throw Damage(message: "section \(lat) entry \(i) is latitude \(Double(v) * 1e-7)")
+        let latitudes: ClosedRange<Int32> = -900_000_000...900_000_000, longitudes: ClosedRange<Int32> = -1_800_000_000...1_800_000_000
+        if !allIn(lats, latitudes), let i = lats.firstIndex(where: { !latitudes.contains($0) }) {
+            throw Damage(message: "section \(lat) entry \(i) is latitude \(Double(lats[i]) * 1e-7)")
         }
-        for (i, v) in lons.enumerated() where v < -1_800_000_000 || v > 1_800_000_000 {
-            throw Damage(message: "section \(lon) entry \(i) is longitude \(Double(v) * 1e-7)")
+        if !allIn(lons, longitudes), let i = lons.firstIndex(where: { !longitudes.contains($0) }) {
+            throw Damage(message: "section \(lon) entry \(i) is longitude \(Double(lons[i]) * 1e-7)")
         }
     }
 
