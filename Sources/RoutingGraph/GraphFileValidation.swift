@@ -70,21 +70,20 @@ extension GraphFile {
         }
     }
 
-    private func checkBelow(_ s: GraphFileFormat.Section, _ bound: Int) throws {
-        let values: UnsafeBufferPointer<UInt32> = array(s)
-        let fit = bound > 0 && allIn(values, 0...UInt32(clamping: bound - 1))
-        if !fit, let i = values.firstIndex(where: { Int($0) >= bound }) {
-            throw Damage(message: "section \(s) entry \(i) is \(values[i]), not below \(bound)")
-        }
+    private func checkBelow<T: FixedWidthInteger>(_ s: GraphFileFormat.Section, _ bound: Int, as _: T.Type = UInt32.self) throws {
+        let values: UnsafeBufferPointer<T> = array(s)
+        // A bound past T's range allows every value (clamping); a bound of 0 allows none.
+        let bad = bound > 0 ? firstIndex(of: values, outside: 0...T(clamping: bound - 1)) : values.indices.first
+        if let i = bad { throw Damage(message: "section \(s) entry \(i) is \(values[i]), not below \(bound)") }
     }
 
     private func checkCoordinates(lat: GraphFileFormat.Section, lon: GraphFileFormat.Section) throws {
         let lats: UnsafeBufferPointer<Int32> = array(lat), lons: UnsafeBufferPointer<Int32> = array(lon)
         let latitudes: ClosedRange<Int32> = -900_000_000...900_000_000, longitudes: ClosedRange<Int32> = -1_800_000_000...1_800_000_000
-        if !allIn(lats, latitudes), let i = lats.firstIndex(where: { !latitudes.contains($0) }) {
+        if let i = firstIndex(of: lats, outside: latitudes) {
             throw Damage(message: "section \(lat) entry \(i) is latitude \(Double(lats[i]) * 1e-7)")
         }
-        if !allIn(lons, longitudes), let i = lons.firstIndex(where: { !longitudes.contains($0) }) {
+        if let i = firstIndex(of: lons, outside: longitudes) {
             throw Damage(message: "section \(lon) entry \(i) is longitude \(Double(lons[i]) * 1e-7)")
         }
     }
@@ -149,15 +148,10 @@ extension GraphFile {
         }
         if ranked != r { throw Damage(message: "section edgeDirectionRank ranks \(ranked) edge directions, not \(r)") }
         let weights: UnsafeBufferPointer<UInt32> = array(.rankWeight)
-        if !allIn(weights, 0...Self.maxWeight), let i = weights.firstIndex(where: { $0 > Self.maxWeight }) {
+        if let i = firstIndex(of: weights, outside: 0...Self.maxWeight) {
             throw Damage(message: "section rankWeight entry \(i) is \(weights[i])")
         }
-        let components: UnsafeBufferPointer<UInt16> = array(.rankComponent)
-        let componentCount = scalar(.componentCount)
-        let componentsFit = componentCount > 0 && allIn(components, 0...UInt16(clamping: componentCount - 1))
-        if !componentsFit, let i = components.firstIndex(where: { Int($0) >= componentCount }) {
-            throw Damage(message: "section rankComponent entry \(i) is \(components[i]), not below \(componentCount)")
-        }
+        try checkBelow(.rankComponent, scalar(.componentCount), as: UInt16.self)
     }
 
     /// Upward arcs, weights and shortcut middles as `CHGraphView.validate` requires. The
@@ -194,14 +188,14 @@ extension GraphFile {
     }
 }
 
-/// Whether every value lies in `range`: one min/max pass, which the compiler turns into vector
-/// instructions with no branch per value. A good file (the usual case) is cleared by it; only a
-/// bad one is then walked to name its first bad entry.
-private func allIn<T: FixedWidthInteger>(_ values: UnsafeBufferPointer<T>, _ range: ClosedRange<T>) -> Bool {
+/// The first entry outside `range`, or nil. One min/max pass (vector instructions, no branch per
+/// value) clears a good section, the usual case; only a bad one is walked to find the entry.
+private func firstIndex<T: FixedWidthInteger>(of values: UnsafeBufferPointer<T>, outside range: ClosedRange<T>) -> Int? {
     var low = T.max, high = T.min
     for v in values {
         low = min(low, v)
         high = max(high, v)
     }
-    return values.isEmpty || (low >= range.lowerBound && high <= range.upperBound)
+    if values.isEmpty || (low >= range.lowerBound && high <= range.upperBound) { return nil }
+    return values.firstIndex { !range.contains($0) }
 }
