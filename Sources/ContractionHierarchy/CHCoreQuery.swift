@@ -19,16 +19,15 @@ extension CHQuery {
         var best = below.distance
         let meet = below.meet
         var pair: (Int, Int)?
-        guard let table = core.distances.baseAddress else { return (best, meet, meet) }
         let forwardSet = lists.forwardSet.fill(forwardAccess, labels: forwardState.buffers.label, below: best, first: core.first)
-            .pruned(table: table, size: core.size, forward: true)
+            .pruned(core, forward: true)
         let backwardSet = lists.backwardSet.fill(backwardAccess, labels: backwardState.buffers.label, below: best, first: core.first)
-            .pruned(table: table, size: core.size, forward: false)
+            .pruned(core, forward: false)
         for i in 0..<forwardSet.count {
             let head = forwardSet.distance[i]
-            let row = table + Int(forwardSet.index[i]) * core.size
+            let row = Int(forwardSet.index[i]) &* core.size
             for j in 0..<backwardSet.count {
-                let middle = row[Int(backwardSet.index[j])]
+                let middle = core.entry(row &+ Int(backwardSet.index[j]))
                 if middle == CHCoreTable.unreachable { continue }
                 let total = head &+ UInt64(middle) &+ backwardSet.distance[j]
                 if total < best { best = total; pair = (i, j) }
@@ -48,13 +47,13 @@ extension CHQuery {
         var hops: [CoreHop] = []
         var y = exit
         while y != entry {
-            let dy = core.distances[row * core.size + Int(y) - first]
+            let dy = core.distance(row, Int(y) - first)
             var found: CoreHop?
             for k in Int(into.first[Int(y) - first])..<Int(into.first[Int(y) - first + 1]) {
                 let x = into.tails[k], arc = into.arcs[k]
                 // Zero-weight arcs could lead back to a rank already on the path.
                 if x == exit || hops.contains(where: { $0.from == x }) { continue }
-                let dx = core.distances[row * core.size + Int(x) - first]
+                let dx = core.distance(row, Int(x) - first)
                 if dx != CHCoreTable.unreachable && UInt64(dx) + UInt64(graph.arcs[Int(arc)].weight) == UInt64(dy) {
                     found = (arc, x, y)
                     break
@@ -172,7 +171,7 @@ struct CoreAccessSet {
     /// since core distances obey the triangle inequality. (Forward: pivot p drops a when
     /// d(p) + D(p, a) ≤ d(a); backward: when D(b, p) + d(p) ≤ d(b).) Most access ranks are
     /// reached by detours below the core, so far fewer pairs are left to combine.
-    func pruned(table: UnsafePointer<UInt32>, size: Int, forward: Bool, pivots: Int = 8) -> CoreAccessSet {
+    func pruned(_ core: CHCoreTable, forward: Bool, pivots: Int = 8) -> CoreAccessSet {
         guard count > pivots else { return self }
         for k in 0..<pivots {
             var nearest = k
@@ -187,7 +186,7 @@ struct CoreAccessSet {
             var dropped = false
             for k in 0..<pivots {
                 let p = Int(index[k])
-                let via = forward ? table[p &* size &+ x] : table[x &* size &+ p]
+                let via = forward ? core.distance(p, x) : core.distance(x, p)
                 if via != CHCoreTable.unreachable && distance[k] &+ UInt64(via) <= d { dropped = true; break }
             }
             if !dropped { index[set.count] = Int32(truncatingIfNeeded: x); distance[set.count] = d; set.count &+= 1 }

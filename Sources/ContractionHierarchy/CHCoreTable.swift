@@ -10,22 +10,36 @@ import OffgridCore
 /// path whose peak is below the core is met below it as before. Most of a query's work was in
 /// the core (at ~1 M nodes, 257 of 345 settled nodes were in the top 1,000 ranks).
 public struct CHCoreTable: @unchecked Sendable {
-    public static let unreachable = UInt32.max
+    /// Entries take three bytes: 16.7 M deciseconds (466 hours) is far beyond any core distance,
+    /// and a quarter fewer bytes per entry buys a larger core within the same file budget.
+    public static let entryBytes = 3
+    public static let unreachable: UInt32 = 0xFF_FFFF
 
     /// The lowest core rank; the core is the ranks `first ..< first + size`, the top ones.
     public let first: Int
     public let size: Int
-    /// Row by row: `distances[(a - first) * size + (b - first)]` is the distance from a to b.
-    public let distances: UnsafeBufferPointer<UInt32>
+    /// Row by row, `entryBytes` little-endian bytes each: entry `(a - first) * size + (b - first)`
+    /// is the distance from a to b. The byte before the first entry must be readable too (a read
+    /// loads the four bytes that end with an entry's last): a file section lies after its header.
+    public let entries: UnsafeRawPointer
 
     /// The table of a hierarchy with `nodeCount` ranks; nil for an empty table (no core) or one
-    /// whose length is not the square of a size up to `nodeCount`.
-    public init?(nodeCount: Int, distances: UnsafeBufferPointer<UInt32>) {
-        guard distances.count > 0, Self.isValidLength(distances.count, nodeCount: nodeCount) else { return nil }
-        size = Self.size(ofLength: distances.count)
+    /// whose length is not `entryBytes` × the square of a size up to `nodeCount`.
+    public init?(nodeCount: Int, entries: UnsafeRawBufferPointer) {
+        guard let base = entries.baseAddress, entries.count % Self.entryBytes == 0,
+              entries.count > 0, Self.isValidLength(entries.count / Self.entryBytes, nodeCount: nodeCount) else { return nil }
+        size = Self.size(ofLength: entries.count / Self.entryBytes)
         first = nodeCount - size
-        self.distances = distances
+        self.entries = base
     }
+
+    /// Entry `index` (row × size + column): one unaligned load, no branch.
+    @inline(__always) public func entry(_ index: Int) -> UInt32 {
+        (entries + (index &* Self.entryBytes &- 1)).loadUnaligned(as: UInt32.self) >> 8
+    }
+
+    /// The distance from core index `a` to core index `b` (ranks minus `first`).
+    @inline(__always) public func distance(_ a: Int, _ b: Int) -> UInt32 { entry(a &* size &+ b) }
 
     /// The core size of a table of `count` entries (its square root, rounded).
     public static func size(ofLength count: Int) -> Int { Int(Double(count).squareRoot().rounded()) }
@@ -37,22 +51,23 @@ public struct CHCoreTable: @unchecked Sendable {
     }
 
     /// The core size route-graph writes for a hierarchy of `nodeCount` ranks: the table takes at
-    /// most 22 bytes per rank (√(5.5 × ranks), down to a multiple of 64; none below 745 ranks) and
-    /// at most 2,304 ranks (21 MB). Larger cores save more search but cost size² × 4 bytes. At
-    /// ~5 M OSM nodes (2.3 M ranks) 2,304 ranks take the query from 304 to 205 settled nodes and
-    /// keep the file at 59.3 bytes per node (the budget is 60; 2,432 would leave 0.2); at ~1 M
-    /// (464 k ranks) it is 1,536, and a small extract's table stays small next to its graph.
+    /// most 22 bytes per rank (√(22 / 3 × ranks), down to a multiple of 64; none below 559 ranks)
+    /// and at most 3,200 ranks (30.7 MB). Larger cores save more search but cost size² × 3 bytes.
+    /// At ~5 M OSM nodes (2.3 M ranks) 3,200 ranks take the query from 304 to ~140 settled nodes
+    /// and keep the file under 60 bytes per node; at ~1 M (464 k ranks) it is 1,792, and a small
+    /// extract's table stays small next to its graph.
     public static func defaultSize(nodeCount: Int) -> Int {
-        min(2304, Int((5.5 * Double(max(0, nodeCount))).squareRoot()) / 64 * 64)
+        min(3200, Int((22.0 / 3.0 * Double(max(0, nodeCount))).squareRoot()) / 64 * 64)
     }
 
-    /// The largest core `build` makes: 16,384 ranks take 1 GiB.
+    /// The largest core `build` makes: 16,384 ranks take 768 MiB.
     public static let maxSize = 16_384
 
-    /// The table for the top `size` ranks of `g`: one Dijkstra from each core rank over the arcs
-    /// between core ranks, on `threads` threads. Empty when `size` is 0, or when a distance would
-    /// not fit in 32 bits (queries then search the whole hierarchy).
-    public static func build(_ g: CHGraphView, size: Int, threads: Int) -> [UInt32] {
+    /// The table for the top `size` ranks of `g` (`entryBytes` per entry, row by row): one
+    /// Dijkstra from each core rank over the arcs between core ranks, on `threads` threads. Empty
+    /// when `size` is 0, or when a distance would not fit in an entry (queries then search the
+    /// whole hierarchy).
+    public static func build(_ g: CHGraphView, size: Int, threads: Int) -> [UInt8] {
         let size = min(max(0, size), g.nodeCount, maxSize)
         guard size > 0 else { return [] }
         // The core's arcs as a plain graph on core indexes, one Dijkstra from each of its nodes.
@@ -61,7 +76,7 @@ public struct CHCoreTable: @unchecked Sendable {
             arcs.append(tail: UInt32(from), head: UInt32(to), weight: weight)
         }
         let coreGraph = CSRGraph(nodeCount: size, arcs: arcs)
-        var table = [UInt32](repeating: unreachable, count: size * size)
+        var table = [UInt8](repeating: 0xFF, count: size * size * entryBytes)
         var tooLong = false
         table.withUnsafeMutableBufferPointer { table in
             let workers = max(1, min(threads, size))
@@ -74,7 +89,8 @@ public struct CHCoreTable: @unchecked Sendable {
                             searches[worker].distances(from: UInt32(s), into: dist)
                             for x in 0..<size where dist[x] != UInt64.max {
                                 if dist[x] >= UInt64(unreachable) { overflow[worker] = true }
-                                table[s * size + x] = UInt32(truncatingIfNeeded: dist[x])
+                                let at = (s * size + x) * entryBytes
+                                for k in 0..<entryBytes { table[at + k] = UInt8(truncatingIfNeeded: dist[x] >> (8 * k)) }
                             }
                         }
                     }
@@ -106,12 +122,12 @@ public struct CHCoreTable: @unchecked Sendable {
     /// an entry and an arc (size × core arcs steps, for `route-graph`'s and `verify`'s checks).
     public func problem(in g: CHGraphView, complete: Bool) -> String? {
         guard first + size == g.nodeCount else { return "core of \(size) ranks does not end at rank \(g.nodeCount)" }
-        for a in 0..<size where distances[a * size + a] != 0 {
-            return "core distance from rank \(first + a) to itself is \(distances[a * size + a])"
+        for a in 0..<size where distance(a, a) != 0 {
+            return "core distance from rank \(first + a) to itself is \(distance(a, a))"
         }
         var aboveArc: (from: Int, to: Int, weight: UInt32)?
         Self.forEachArc(in: g, first: first) { from, to, weight, _ in
-            if aboveArc == nil && distances[from * size + to] > weight { aboveArc = (from, to, weight) }
+            if aboveArc == nil && distance(from, to) > weight { aboveArc = (from, to, weight) }
         }
         if let (from, to, weight) = aboveArc {
             return "core distance from rank \(first + from) to rank \(first + to) exceeds their arc's weight \(weight)"
@@ -120,14 +136,13 @@ public struct CHCoreTable: @unchecked Sendable {
         // For each source row: relax every core arc once; an entry that an arc shortens is too
         // long, and one that no arc reaches exactly is too short (not a path's length).
         for a in 0..<size {
-            let row = a * size
             var made = [Bool](repeating: false, count: size)
             made[a] = true
             var longer: (from: Int, to: Int)?
             func relax(_ from: Int, _ to: Int, _ weight: UInt32) {
-                let d = distances[row + from]
+                let d = distance(a, from)
                 guard d != Self.unreachable else { return }
-                let through = UInt64(d) + UInt64(weight), there = distances[row + to]
+                let through = UInt64(d) + UInt64(weight), there = distance(a, to)
                 if there == Self.unreachable || through < UInt64(there) { longer = longer ?? (from, to) }
                 if through == UInt64(there) { made[to] = true }
             }
@@ -135,7 +150,7 @@ public struct CHCoreTable: @unchecked Sendable {
             if let (from, to) = longer {
                 return "core distance from rank \(first + a) to rank \(first + to) is longer than a path through rank \(first + from)"
             }
-            for b in 0..<size where !made[b] && distances[row + b] != Self.unreachable {
+            for b in 0..<size where !made[b] && distance(a, b) != Self.unreachable {
                 return "core distance from rank \(first + a) to rank \(first + b) is shorter than any path"
             }
         }

@@ -166,7 +166,7 @@ public final class CHGraphStorage: @unchecked Sendable {
     private let arcs: UnsafeMutableBufferPointer<CHArc>
     private let middleIndex: UnsafeMutableBufferPointer<UInt64>
     private let shortcutMiddle: UnsafeMutableBufferPointer<UInt32>
-    private let coreDistances: UnsafeMutableBufferPointer<UInt32>
+    private let coreEntries: UnsafeMutableRawBufferPointer
 
     /// With `coreSize` > 0, distance queries use a table of the top `coreSize` ranks.
     public init(_ graph: ContractedGraph, coreSize: Int = 0) {
@@ -184,9 +184,14 @@ public final class CHGraphStorage: @unchecked Sendable {
                                        shortcutMiddle: UnsafeBufferPointer(shortcutMiddle))
         let plain = CHGraphView(nodeCount: graph.nodeCount, firstOut: UnsafeBufferPointer(firstOut),
                                 arcs: UnsafeBufferPointer(arcs), middle: middle)
-        coreDistances = copy(CHCoreTable.build(plain, size: coreSize, threads: 1))
+        // One byte before the entries, as `CHCoreTable` reads four bytes ending with each entry.
+        let table = CHCoreTable.build(plain, size: coreSize, threads: 1)
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 + table.count, alignment: 8)
+        block.initializeMemory(as: UInt8.self, repeating: 0)
+        UnsafeMutableRawBufferPointer(rebasing: block[1...]).copyBytes(from: table)
+        coreEntries = block
         view = CHGraphView(nodeCount: graph.nodeCount, firstOut: plain.firstOut, arcs: plain.arcs, middle: plain.middle,
-                           core: CHCoreTable(nodeCount: graph.nodeCount, distances: UnsafeBufferPointer(coreDistances)))
+                           core: CHCoreTable(nodeCount: graph.nodeCount, entries: UnsafeRawBufferPointer(rebasing: block[1...])))
     }
 
     deinit {
@@ -194,6 +199,6 @@ public final class CHGraphStorage: @unchecked Sendable {
         arcs.baseAddress?.deallocate()
         middleIndex.baseAddress?.deallocate()
         shortcutMiddle.baseAddress?.deallocate()
-        coreDistances.baseAddress?.deallocate()
+        coreEntries.deallocate()
     }
 }

@@ -44,7 +44,7 @@ public final class RoutingData: @unchecked Sendable {
         shapeLatE7 = file.array(.shapeLatE7)
         shapeLonE7 = file.array(.shapeLonE7)
         rankEdgeDirection = file.array(.rankEdgeDirection)
-        edgeDirectionRank = file.array(.edgeDirectionRank)
+        edgeDirectionRank = file.edgeDirectionRank
         rankWeight = file.array(.rankWeight)
         rankComponent = file.array(.rankComponent)
         strings = file.strings

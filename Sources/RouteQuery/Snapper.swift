@@ -63,7 +63,7 @@ public final class Snapper {
         cellEdges = file.array(.gridCellEdges)
         cellEdgeBox = file.array(.gridCellEdgeBox)
         edges = file.edges
-        edgeDirectionRank = file.array(.edgeDirectionRank)
+        edgeDirectionRank = file.edgeDirectionRank
         rankComponent = file.array(.rankComponent)
         shapeLatE7 = file.array(.shapeLatE7)
         shapeLonE7 = file.array(.shapeLonE7)

@@ -111,7 +111,6 @@ public struct GraphBuild {
             // u16: components past 65,534 (tiny islands) share the last id; routes between them fail anyway.
             rankComponent[r] = UInt16(min(component[v], UInt32(UInt16.max)))
         }
-        let edgeDirectionRank = eb.nodeOfEdgeDirection.map { $0 == UInt32.max ? UInt32.max : rank[Int($0)] }
         let grid = SegmentGrid(g)
         stage("index")
 
@@ -124,7 +123,7 @@ public struct GraphBuild {
                 }
             }
         }
-        summary.coreRanks = CHCoreTable.size(ofLength: core.count)
+        summary.coreRanks = CHCoreTable.size(ofLength: core.count / CHCoreTable.entryBytes)
         stage("core")
 
         var w = GraphFileWriter(dataVersion: tileSet.dataVersion, profileName: tileSet.profileName, profileHash: tileSet.profileHash)
@@ -160,7 +159,6 @@ public struct GraphBuild {
         w.add(.stringOffsets, stringOffsets)
         w.add(.stringBytes, stringBytes)
         w.add(.rankEdgeDirection, rankEdgeDirection)
-        w.add(.edgeDirectionRank, edgeDirectionRank)
         w.add(.rankWeight, rankWeight)
         w.add(.rankComponent, rankComponent)
         w.add(.componentSizes, sizes.map { UInt32($0) })
@@ -168,7 +166,7 @@ public struct GraphBuild {
         w.add(.chArcs, records: layout.arcs)
         w.add(.chShortcutIndex, layout.middleIndex)
         w.add(.chShortcutMiddle, layout.shortcutMiddle)
-        w.add(.chCoreDistances, core)
+        w.add(.chCoreDistances, bytes: core)
         w.add(.gridCellFirst, grid.cellFirst)
         w.add(.gridCellEdges, grid.cellEdges)
         w.add(.gridCellEdgeBox, grid.cellEdgeBox)

@@ -1,10 +1,12 @@
+import ContractionHierarchy
+
 /// Layout of the contraction-hierarchy graph file (`.chg`), documented in docs/FORMATS.md.
 ///
 /// A fixed header, a table of sections, then each section's flat little-endian array at a
 /// 64-byte aligned offset, so a reader can `mmap` the file and use the arrays in place.
 public enum GraphFileFormat {
     public static let magic: [UInt8] = Array("OGCHGRPH".utf8)
-    public static let version: UInt32 = 2
+    public static let version: UInt32 = 3
     public static let alignment = 64
     public static let sectionEntrySize = 32
 
@@ -26,15 +28,17 @@ public enum GraphFileFormat {
         case edgeRecords = 20
         case shapeLatE7 = 30, shapeLonE7
         case stringOffsets = 40, stringBytes
-        // Edge-based nodes, in contraction-rank order.
-        case rankEdgeDirection = 50, edgeDirectionRank, rankWeight, rankComponent, componentSizes
+        // Edge-based nodes, in contraction-rank order. (Until version 3, id 51 held
+        // edgeDirectionRank, the inverse of rankEdgeDirection: now built at open, `GraphFile`.)
+        case rankEdgeDirection = 50, rankWeight = 52, rankComponent, componentSizes
         // The contraction hierarchy's upward graph (ranks), in the search layout of
         // `CHGraphView`: chArcs holds one `CHArc` (two u32) per arc; chShortcutIndex and
         // chShortcutMiddle (since 2026-11-27) are `CHShortcutMiddles`. (Version 1 had separate
         // head, weight and direction sections, ids 61, 62 and 64; until 2026-11-27 section 63,
         // chMiddle, held a middle per arc.)
         case chFirstOut = 60, chArcs = 65, chShortcutIndex = 67, chShortcutMiddle = 68
-        // Distances between the top ranks (`CHCoreTable`), row by row, since 2026-11-26.
+        // Distances between the top ranks (`CHCoreTable`), row by row, since 2026-11-26; three
+        // bytes per entry since 2026-11-28 (version 3; four until then).
         case chCoreDistances = 66
         // Snapping grid; gridCellEdgeBox (since 2026-11-26) holds one `CellEdgeBox` per
         // gridCellEdges entry.
@@ -44,6 +48,7 @@ public enum GraphFileFormat {
             switch self {
             case .nodeControl, .stringBytes: return 1
             case .rankComponent, .gridCellEdgeBox: return 2
+            case .chCoreDistances: return CHCoreTable.entryBytes
             case .chShortcutIndex: return 8
             default: return 4
             }

@@ -17,6 +17,7 @@ extension GraphFile {
     func validateContent() throws {
         do {
             try checkCounts()
+            edgeDirectionRanks = OwnedWords(count: 2 * scalar(.edgeCount))
             // The rest read disjoint sections, so they run side by side; the first problem in this
             // order is reported whichever thread finds its own first.
             let checks = [checkNodesAndEdges, checkRanks, checkHierarchy, checkGrid]
@@ -45,7 +46,6 @@ extension GraphFile {
         for s in [GraphFileFormat.Section.nodeLatE7, .nodeLonE7, .nodeControl] { try expect(s, n) }
         try expect(.nodeFirstEnd, n + 1)
         try expect(.edgeRecords, EdgeRecord.words * (e + 1))
-        try expect(.edgeDirectionRank, 2 * e)
         try expect(.shapeLatE7, scalar(.shapePointCount))
         try expect(.shapeLonE7, scalar(.shapePointCount))
         try expect(.stringOffsets, scalar(.stringCount) + 1)
@@ -131,22 +131,20 @@ extension GraphFile {
         }
     }
 
-    /// Ranks and edge directions map to each other both ways; weights and components in range.
+    /// Each rank is a distinct edge direction (building `edgeDirectionRank`, its inverse);
+    /// weights and components in range.
     private func checkRanks() throws {
-        let r = scalar(.edgeBasedNodeCount)
         let rankEdge: UnsafeBufferPointer<UInt32> = array(.rankEdgeDirection)
-        let edgeRank: UnsafeBufferPointer<UInt32> = array(.edgeDirectionRank)
-        for (rank, ed) in rankEdge.enumerated() where Int(ed) >= edgeRank.count || Int(edgeRank[Int(ed)]) != rank {
-            throw Damage(message: "section rankEdgeDirection entry \(rank) (\(ed)) does not map back to its rank")
+        let edgeRank = edgeDirectionRanks.words
+        for (rank, ed) in rankEdge.enumerated() {
+            guard Int(ed) < edgeRank.count else {
+                throw Damage(message: "section rankEdgeDirection entry \(rank) is \(ed), not below \(edgeRank.count) edge directions")
+            }
+            guard edgeRank[Int(ed)] == UInt32.max else {
+                throw Damage(message: "section rankEdgeDirection entry \(rank) (\(ed)) repeats entry \(edgeRank[Int(ed)])")
+            }
+            edgeRank[Int(ed)] = UInt32(truncatingIfNeeded: rank)
         }
-        // rankEdgeDirection is now one-to-one into edgeDirectionRank's ranked entries; if exactly r
-        // entries are ranked, each below r, the maps are inverse, with no second random pass.
-        var ranked = 0
-        for (ed, rank) in edgeRank.enumerated() where rank != UInt32.max {
-            if Int(rank) >= r { throw Damage(message: "section edgeDirectionRank entry \(ed) is \(rank), not below \(r)") }
-            ranked += 1
-        }
-        if ranked != r { throw Damage(message: "section edgeDirectionRank ranks \(ranked) edge directions, not \(r)") }
         let weights: UnsafeBufferPointer<UInt32> = array(.rankWeight)
         if let i = firstIndex(of: weights, outside: 0...Self.maxWeight) {
             throw Damage(message: "section rankWeight entry \(i) is \(weights[i])")

@@ -23,6 +23,12 @@ public struct GraphFileWriter {
         sections.append((section, bytes))
     }
 
+    /// A section of packed entries (`chCoreDistances`), already in file order.
+    public mutating func add(_ section: GraphFileFormat.Section, bytes: [UInt8]) {
+        precondition(bytes.count % section.elementSize == 0, "\(section) holds \(section.elementSize)-byte elements")
+        sections.append((section, bytes))
+    }
+
     /// Records of plain words without padding (`CHArc`, `EdgeRecord`) as a section of their
     /// words, as `GraphFile.records` reads them back.
     public mutating func add<Record>(_ section: GraphFileFormat.Section, records: [Record]) {

@@ -27,10 +27,10 @@ struct RouteGraph: ParsableCommand {
     @Flag(help: "Contraction statistics on stderr.") var verbose = false
     @Option(help: "Witness search settle limit during contraction (tuning).") var witnessSettleLimit: Int?
     @Option(help: "Witness search settle limit when estimating priorities (tuning).") var simulationSettleLimit: Int?
-    @Option(help: ArgumentHelp("Top ranks whose distances the file tables (size² × 4 bytes; 0: none).",
+    @Option(help: ArgumentHelp("Top ranks whose distances the file tables (size² × 3 bytes; 0: none).",
                                discussion: """
                                    Queries search below them and finish with table lookups. The default \
-                                   is √(5.5 × edge-based nodes) rounded down to a multiple of 64, at most 2,304.
+                                   is √(22 / 3 × edge-based nodes) rounded down to a multiple of 64, at most 3,200.
                                    """,
                                valueName: "ranks"))
     var coreSize: Int?

@@ -15,18 +15,18 @@ final class CHCoreTableTests: XCTestCase {
         ExactnessChecker(nodeCount: grid.nodeCount, arcs: grid.arcs, coreSize: 200).checkAll(seed: 13, pairs: 2000)
     }
 
-    /// The default core grows with the hierarchy (22 bytes of table per rank) up to 2,304 ranks.
+    /// The default core grows with the hierarchy (22 bytes of table per rank) up to 3,200 ranks.
     func testDefaultCoreSizeFollowsTheHierarchy() {
         XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 0), 0)
-        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 744), 0)
-        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 745), 64)
-        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 464_448), 1536)     // ~1 M OSM nodes
-        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 2_322_240), 2304)   // ~5 M
-        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 1 << 29), 2304)
+        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 558), 0)
+        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 559), 64)
+        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 464_448), 1792)     // ~1 M OSM nodes
+        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 2_322_240), 3200)   // ~5 M
+        XCTAssertEqual(CHCoreTable.defaultSize(nodeCount: 1 << 29), 3200)
         for n in stride(from: 0, to: 3_000_000, by: 9_973) {
             let k = CHCoreTable.defaultSize(nodeCount: n)
             XCTAssertEqual(k % 64, 0)
-            XCTAssertLessThanOrEqual(4 * k * k, 22 * n)
+            XCTAssertLessThanOrEqual(CHCoreTable.entryBytes * k * k, 22 * n)
         }
     }
 
@@ -84,11 +84,12 @@ final class CHCoreTableTests: XCTestCase {
         let storage = CHGraphStorage(built)
         let g = storage.view
         let size = 64
-        let good = CHCoreTable.build(g, size: size, threads: 2)
-        XCTAssertEqual(good.count, size * size)
-        XCTAssertEqual(CHCoreTable.build(g, size: size, threads: 1), good, "the same table on any thread count")
+        let bytes = CHCoreTable.build(g, size: size, threads: 2)
+        XCTAssertEqual(bytes.count, size * size * CHCoreTable.entryBytes)
+        XCTAssertEqual(CHCoreTable.build(g, size: size, threads: 1), bytes, "the same table on any thread count")
+        let good = Self.entries(bytes)
         func problem(_ table: [UInt32], complete: Bool) -> String? {
-            table.withUnsafeBufferPointer { CHCoreTable(nodeCount: g.nodeCount, distances: $0)!.problem(in: g, complete: complete) }
+            Self.withTable(table, nodeCount: g.nodeCount) { $0.problem(in: g, complete: complete) }
         }
         XCTAssertNil(problem(good, complete: true))
         var diagonal = good
@@ -125,5 +126,44 @@ final class CHCoreTableTests: XCTestCase {
         XCTAssertFalse(CHCoreTable.isValidLength(size * size + 1, nodeCount: g.nodeCount))
         XCTAssertFalse(CHCoreTable.isValidLength((g.nodeCount + 1) * (g.nodeCount + 1), nodeCount: g.nodeCount))
         XCTAssertTrue(CHCoreTable.isValidLength(0, nodeCount: g.nodeCount))
+    }
+
+    /// Entries are three little-endian bytes; the largest distance that fits is 0xFF_FFFE, and a
+    /// core with a longer one gets no table (queries then search the whole hierarchy, exactly).
+    func testEntriesHoldThreeBytesAndLongerCoresGetNoTable() {
+        Self.withTable([0, 0xFF_FFFE, CHCoreTable.unreachable, 0], nodeCount: 5) { table in
+            XCTAssertEqual(table.first, 3)
+            XCTAssertEqual(table.distance(0, 1), 0xFF_FFFE)
+            XCTAssertEqual(table.distance(1, 0), CHCoreTable.unreachable)
+            XCTAssertEqual(table.distance(1, 1), 0)
+        }
+        XCTAssertNil(CHCoreTable(nodeCount: 5, entries: UnsafeRawBufferPointer(start: nil, count: 0)))
+        // A cycle 0 → 1 → 2 → 0: its longest distance, 2 → 1, is the first arc's weight + 1.
+        for (weight, fits) in [(UInt32(0xFF_FFFD), true), (0xFF_FFFE, false), ((1 << 30) - 2, false)] {
+            var arcs = ArcList()
+            arcs.append(tail: 0, head: 1, weight: weight)
+            arcs.append(tail: 1, head: 2, weight: 1)
+            arcs.append(tail: 2, head: 0, weight: 1)
+            let built = ContractionHierarchyBuilder.build(nodeCount: 3, arcs: arcs, options: ExactnessChecker.roundsOptions)
+            let storage = CHGraphStorage(built, coreSize: 3)
+            XCTAssertEqual(storage.view.core?.size, fits ? 3 : nil, "arc of \(weight)")
+            let query = CHQuery(storage: storage)
+            XCTAssertEqual(query.distance(from: 2, to: 1), UInt64(weight) + 1)
+            XCTAssertEqual(query.distance(from: 1, to: 0), 2)
+        }
+    }
+
+    /// Three-byte entries of `table` (`CHCoreTable.unreachable` for none), as a file holds them.
+    static func withTable<R>(_ table: [UInt32], nodeCount: Int, _ body: (CHCoreTable) -> R) -> R {
+        // One byte before the entries, as CHCoreTable reads four bytes ending with each entry.
+        var bytes: [UInt8] = [0]
+        for d in table { for k in 0..<CHCoreTable.entryBytes { bytes.append(UInt8(truncatingIfNeeded: d >> (8 * k))) } }
+        return bytes.withUnsafeBytes { body(CHCoreTable(nodeCount: nodeCount, entries: UnsafeRawBufferPointer(rebasing: $0[1...]))!) }
+    }
+
+    static func entries(_ bytes: [UInt8]) -> [UInt32] {
+        stride(from: 0, to: bytes.count, by: CHCoreTable.entryBytes).map { at in
+            (0..<CHCoreTable.entryBytes).reduce(UInt32(0)) { $0 | UInt32(bytes[at + $1]) << (8 * $1) }
+        }
     }
 }

@@ -27,7 +27,7 @@ final class SnappingTests: XCTestCase {
         let file = try SampleGraphFixture.graphFile()
         let edges = file.edges
         let lat: UnsafeBufferPointer<Int32> = file.array(.shapeLatE7), lon: UnsafeBufferPointer<Int32> = file.array(.shapeLonE7)
-        let ranks: UnsafeBufferPointer<UInt32> = file.array(.edgeDirectionRank)
+        let ranks = file.edgeDirectionRank
         let component: UnsafeBufferPointer<UInt16> = file.array(.rankComponent)
         var segments: [Segment] = []
         for e in 0..<file.scalar(.edgeCount) {

@@ -95,8 +95,9 @@ final class GraphFileHostileTests: XCTestCase {
             // Odd entries are weights: arc 0 gets 2^31 − 1, above the bound queries add exactly.
             (.chArcs, { i, old in i == 1 ? 0x7FFF_FFFF : old }, "hierarchy: arc 0 of rank 0 has weight 2147483647, above"),
             (.nodeEnds, { _, _ in 0x0FFF_FFFF }, "section nodeEnds entry 0 (268435455) is not an end of node 0"),
-            // Unranked edge directions (one-way roads' other direction) given rank 0, already taken.
-            (.edgeDirectionRank, { _, old in old == UInt32.max ? 0 : old }, "section edgeDirectionRank ranks"),
+            // Rank 1 given rank 0's edge direction; rank 0 an edge direction past the last.
+            (.rankEdgeDirection, { i, old in i == 1 ? 0 : i == 0 ? 0 : old }, "section rankEdgeDirection entry 1 (0) repeats entry 0"),
+            (.rankEdgeDirection, { i, old in i == 0 ? 0xFFFF_FFF0 : old }, "section rankEdgeDirection entry 0 is 4294967280, not below"),
             (.chFirstOut, { i, old in i == 5 ? 0xFF_FFFF : old }, "section chFirstOut decreases at entry 5"),
             // Eight u32 per edge record: entry 25 is edge 3's `to`, 26 its first shape point.
             (.edgeRecords, { i, old in i == 25 ? 0xFFFF_FFF0 : old }, "section edgeRecords edge 3 joins nodes"),
@@ -155,7 +156,7 @@ final class GraphFileHostileTests: XCTestCase {
         let west = try GraphFile(path: try westGraph(in: dir))
         let size = withExtendedLifetime(west) { west.hierarchy.core?.size ?? 0 }
         XCTAssertGreaterThan(size, 1)
-        try Data(m.rewriting(.chCoreDistances) { i, old in i % (size + 1) == 0 || old == UInt32.max || old == 0 ? old : old - 1 })
+        try Data(m.rewriting(.chCoreDistances) { i, old in i % (size + 1) == 0 || old == CHCoreTable.unreachable || old == 0 ? old : old - 1 })
             .write(to: URL(fileURLWithPath: path))
         let file = try GraphFile(path: path)
         XCTAssertThrowsError(try file.verify()) { error in

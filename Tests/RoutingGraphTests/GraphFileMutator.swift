@@ -1,3 +1,4 @@
+import ContractionHierarchy
 import OffgridCore
 import RoutingGraph
 import TestSupport
@@ -94,9 +95,12 @@ struct GraphFileMutator {
     func rewriting(_ section: GraphFileFormat.Section, _ value: (Int, UInt32) -> UInt32) -> [UInt8] {
         var b = original
         let s = sections.first { $0.id == section.rawValue }!
-        for (i, at) in stride(from: s.offset, to: s.offset + s.length, by: 4).enumerated() {
-            let old = b[at..<at + 4].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-            withUnsafeBytes(of: value(i, old).littleEndian) { for k in 0..<4 { b[at + k] = $0[k] } }
+        // u32 words, or the core table's 3-byte entries (read into the low bytes of a u32).
+        let width = section.elementSize == CHCoreTable.entryBytes ? CHCoreTable.entryBytes : 4
+        for (i, at) in stride(from: s.offset, to: s.offset + s.length, by: width).enumerated() {
+            var old: UInt32 = 0
+            for k in 0..<width { old |= UInt32(b[at + k]) << (8 * k) }
+            withUnsafeBytes(of: value(i, old).littleEndian) { for k in 0..<width { b[at + k] = $0[k] } }
         }
         reseal(&b, s)
         return b

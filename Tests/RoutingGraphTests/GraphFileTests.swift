@@ -57,7 +57,7 @@ final class GraphFileTests: XCTestCase {
         let tiles = try TileSet.load([try sampleGraph().dir.appendingPathComponent("tiles").path]).tiles
         let eb = EdgeBasedGraph(ChainCompression.compress(RoadGraph(tiles: tiles)), profile: CarProfile.embeddedDefault)
         XCTAssertEqual(eb.nodeCount, n)
-        let rankOf: UnsafeBufferPointer<UInt32> = file.array(.edgeDirectionRank)
+        let rankOf = file.edgeDirectionRank
         let rank = eb.edgeDirectionOfNode.map { rankOf[Int($0)] }
         let plain = CSRGraph(nodeCount: n, arcs: ArcList(tails: eb.arcs.tails.map { rank[Int($0)] },
                                                          heads: eb.arcs.heads.map { rank[Int($0)] }, weights: eb.arcs.weights))
