@@ -38,7 +38,7 @@ public enum GraphFileFormat {
         // chMiddle, held a middle per arc.)
         case chFirstOut = 60, chArcs = 65, chShortcutIndex = 67, chShortcutMiddle = 68
         // Distances between the top ranks (`CHCoreTable`), row by row, since 2026-11-26; three
-        // bytes per entry since 2026-11-28 (version 3; four until then).
+        // bytes per entry since 2026-11-27 (version 3; four until then).
         case chCoreDistances = 66
         // Snapping grid; gridCellEdgeBox (since 2026-11-26) holds one `CellEdgeBox` per
         // gridCellEdges entry.
