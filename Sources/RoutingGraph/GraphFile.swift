@@ -147,7 +147,6 @@ public struct GraphStrings: @unchecked Sendable {
     }
 }
 
-/// A read-only `mmap` of a whole file, unmapped when released.
 /// Words computed at open rather than stored in the file, freed with it.
 final class OwnedWords: @unchecked Sendable {
     let words: UnsafeMutableBufferPointer<UInt32>
@@ -161,6 +160,7 @@ final class OwnedWords: @unchecked Sendable {
     deinit { words.baseAddress?.deallocate() }
 }
 
+/// A read-only `mmap` of a whole file, unmapped when released.
 final class FileMapping {
     let base: UnsafeRawPointer
     let size: Int
