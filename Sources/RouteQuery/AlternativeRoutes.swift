@@ -64,8 +64,8 @@ struct AlternativeRoutes {
         var cells = Set<Int>()
         for rank in leg.ranks {
             let e = Int(data.rankEdgeDirection[Int(rank)] >> 1)
-            let p = data.shapeRange(e).lowerBound
-            let row = (Int(data.shapeLatE7[p]) - minLat) / cell, column = (Int(data.shapeLonE7[p]) - minLon) / cell
+            let p = data.shapes.point(e, 0)
+            let row = (Int(p.latE7) - minLat) / cell, column = (Int(p.lonE7) - minLon) / cell
             for dr in -1...1 { for dc in -1...1 {
                 let r = row + dr, c = column + dc
                 if r >= 0, r < rows, c >= 0, c < columns { cells.insert(r * columns + c) }

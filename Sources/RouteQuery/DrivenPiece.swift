@@ -1,5 +1,6 @@
 import Foundation
 import ContractionHierarchy
+import RoutingGraph
 import TileMath
 
 /// One edge of a route as driven: which part of it, in which direction, for how long.
@@ -51,45 +52,47 @@ extension RoutingData {
     /// where it starts: that last point is its first).
     func piece(edge e: Int, direction d: Int, from a: Double, to b: Double, seconds: Double,
                into points: inout LegPointWriter, continuing: Bool) -> DrivenPiece {
-        let r = shapeRange(e)
+        let n = shapes.count(e)
         let meters = Double(edges[e].lengthCm) / 100 * max(0, b - a)
         let first = continuing ? points.count - 1 : points.count
-        @inline(__always) func at(_ k: Int) -> Int { d == 0 ? r.lowerBound + k : r.upperBound - 1 - k }
+        @inline(__always) func at(_ k: Int) -> (lat: Double, lon: Double) {
+            let p = shapes.point(e, k, direction: d)
+            return (Double(p.latE7) / 1e7, Double(p.lonE7) / 1e7)
+        }
         @inline(__always) func made() -> DrivenPiece {
             DrivenPiece(edge: e, direction: d, fromShare: a, toShare: b, seconds: seconds, meters: meters,
                         points: first..<points.count)
         }
         if a <= 0 && b >= 1 {
             // A whole edge, the common case: its shape as stored, no measuring.
-            for k in (continuing ? 1 : 0)..<r.count {
-                points.append(lat: Double(shapeLatE7[at(k)]) / 1e7, lon: Double(shapeLonE7[at(k)]) / 1e7)
+            shapes.forEachPoint(e, direction: d, skippingFirst: continuing) { p in
+                points.append(lat: Double(p.latE7) / 1e7, lon: Double(p.lonE7) / 1e7)
             }
             return made()
         }
         // Part of an edge: walk the shape measuring, and cut at the shares.
-        var cumulative = [Double](repeating: 0, count: r.count)
-        for k in 1..<r.count {
-            let p = GeoPoint(lon: Double(shapeLonE7[at(k - 1)]) / 1e7, lat: Double(shapeLatE7[at(k - 1)]) / 1e7)
-            let q = GeoPoint(lon: Double(shapeLonE7[at(k)]) / 1e7, lat: Double(shapeLatE7[at(k)]) / 1e7)
-            cumulative[k] = cumulative[k - 1] + haversineMeters(p, q)
+        var cumulative = [Double](repeating: 0, count: n)
+        for k in 1..<n {
+            let p = at(k - 1), q = at(k)
+            cumulative[k] = cumulative[k - 1] + haversineMeters(GeoPoint(lon: p.lon, lat: p.lat), GeoPoint(lon: q.lon, lat: q.lat))
         }
-        let total = cumulative[r.count - 1]
+        let total = cumulative[n - 1]
         let startM = a * total, endM = b * total
         func point(at m: Double) -> (Double, Double) {
             var k = 1
-            while k < r.count - 1 && cumulative[k] < m { k += 1 }
+            while k < n - 1 && cumulative[k] < m { k += 1 }
             let span = cumulative[k] - cumulative[k - 1]
             let t = span > 0 ? max(0, min(1, (m - cumulative[k - 1]) / span)) : 0
-            let la = Double(shapeLatE7[at(k - 1)]) / 1e7, lo = Double(shapeLonE7[at(k - 1)]) / 1e7
-            let lb = Double(shapeLatE7[at(k)]) / 1e7, lob = Double(shapeLonE7[at(k)]) / 1e7
-            return (la + (lb - la) * t, lo + (lob - lo) * t)
+            let p = at(k - 1), q = at(k)
+            return (p.lat + (q.lat - p.lat) * t, p.lon + (q.lon - p.lon) * t)
         }
         if !continuing {
             let (sLat, sLon) = point(at: startM)
             points.append(lat: sLat, lon: sLon)
         }
-        for k in 1..<max(1, r.count - 1) where cumulative[k] > startM && cumulative[k] < endM {
-            points.append(lat: Double(shapeLatE7[at(k)]) / 1e7, lon: Double(shapeLonE7[at(k)]) / 1e7)
+        for k in 1..<max(1, n - 1) where cumulative[k] > startM && cumulative[k] < endM {
+            let p = at(k)
+            points.append(lat: p.lat, lon: p.lon)
         }
         let (eLat, eLon) = point(at: endM)
         points.append(lat: eLat, lon: eLon)
@@ -99,14 +102,13 @@ extension RoutingData {
 
     /// The shape points (from, to) of the first segment driven on edge e in direction d, and of
     /// the last: what the bearings leaving and arriving are measured on.
-    @inline(__always) func leavingSegment(_ e: Int, _ d: Int) -> (Int, Int) {
-        let r = shapeRange(e)
-        return d == 0 ? (r.lowerBound, r.lowerBound + 1) : (r.upperBound - 1, r.upperBound - 2)
+    @inline(__always) func leavingSegment(_ e: Int, _ d: Int) -> (E7Point, E7Point) {
+        (shapes.point(e, 0, direction: d), shapes.point(e, 1, direction: d))
     }
 
-    @inline(__always) func arrivingSegment(_ e: Int, _ d: Int) -> (Int, Int) {
-        let r = shapeRange(e)
-        return d == 0 ? (r.upperBound - 2, r.upperBound - 1) : (r.lowerBound + 1, r.lowerBound)
+    @inline(__always) func arrivingSegment(_ e: Int, _ d: Int) -> (E7Point, E7Point) {
+        let n = shapes.count(e)
+        return (shapes.point(e, n - 2, direction: d), shapes.point(e, n - 1, direction: d))
     }
 
     /// Bearing (degrees) leaving the start / arriving at the end of edge e driven in direction
@@ -129,13 +131,12 @@ extension RoutingData {
     /// below 75° of latitude, where it is within 0.2° of the bearings' difference; callers keep
     /// a margin of a degree or more below their bar.
     func turnSurelyBelow(cosine: Double, arriving a: Int, _ da: Int, leaving b: Int, _ db: Int) -> Bool {
-        guard shapeRange(a).count >= 2, shapeRange(b).count >= 2 else { return false }
         let (a0, a1) = arrivingSegment(a, da), (b0, b1) = leavingSegment(b, db)
         let limit: Int32 = 500_000, polar: Int32 = 750_000_000  // 0.05° and 75° in 1e-7 degrees
-        let latA = shapeLatE7[a1]
+        let latA = a1.latE7
         guard abs(latA) < polar else { return false }
-        let naI = Int64(shapeLatE7[a1]) - Int64(shapeLatE7[a0]), eaI = Int64(shapeLonE7[a1]) - Int64(shapeLonE7[a0])
-        let nbI = Int64(shapeLatE7[b1]) - Int64(shapeLatE7[b0]), ebI = Int64(shapeLonE7[b1]) - Int64(shapeLonE7[b0])
+        let naI = Int64(a1.latE7) - Int64(a0.latE7), eaI = Int64(a1.lonE7) - Int64(a0.lonE7)
+        let nbI = Int64(b1.latE7) - Int64(b0.latE7), ebI = Int64(b1.lonE7) - Int64(b0.lonE7)
         guard abs(naI) < limit, abs(eaI) < limit, abs(nbI) < limit, abs(ebI) < limit,
               naI != 0 || eaI != 0, nbI != 0 || ebI != 0 else { return false }
         let k = planarCosine(Double(latA) / 1e7 * .pi / 180)
@@ -148,17 +149,17 @@ extension RoutingData {
     /// The latitude of the junction where edge e driven in direction d arrives (its shape's last
     /// point that way), with its sine and cosine: the one end all bearings at the junction share.
     func junctionLatitude(arriving e: Int, _ d: Int) -> JunctionLatitude {
-        let latE7 = shapeLatE7[arrivingSegment(e, d).1]
+        let latE7 = arrivingSegment(e, d).1.latE7
         return JunctionLatitude(latE7: latE7, trig: LatitudeTrig(degrees: Double(latE7) / 1e7))
     }
 
     /// Bearing from shape point i to shape point j (degrees).
-    @inline(__always) func shapeBearing(_ i: Int, _ j: Int, at junction: JunctionLatitude?) -> Double {
-        @inline(__always) func trig(_ k: Int) -> LatitudeTrig {
-            if let junction, shapeLatE7[k] == junction.latE7 { return junction.trig }
-            return LatitudeTrig(degrees: Double(shapeLatE7[k]) / 1e7)
+    @inline(__always) func shapeBearing(_ i: E7Point, _ j: E7Point, at junction: JunctionLatitude?) -> Double {
+        @inline(__always) func trig(_ p: E7Point) -> LatitudeTrig {
+            if let junction, p.latE7 == junction.latE7 { return junction.trig }
+            return LatitudeTrig(degrees: Double(p.latE7) / 1e7)
         }
-        return initialBearingDegrees(from: trig(i), lon: Double(shapeLonE7[i]) / 1e7, to: trig(j), lon: Double(shapeLonE7[j]) / 1e7)
+        return initialBearingDegrees(from: trig(i), lon: Double(i.lonE7) / 1e7, to: trig(j), lon: Double(j.lonE7) / 1e7)
     }
 
     /// The node reached at the end of edge e driven in direction d.
@@ -219,7 +220,7 @@ extension LegSearch.Leg {
         out.reserveCapacity(ranks.count)
         // A piece has at most its edge's shape points (a cut end replaces the points beyond it).
         var capacity = 0
-        for rank in ranks { capacity += data.shapeRange(Int(data.rankEdgeDirection[Int(rank)]) >> 1).count }
+        for rank in ranks { capacity += data.shapes.count(Int(data.rankEdgeDirection[Int(rank)]) >> 1) }
         var lon: [Double] = []
         let lat = [Double](unsafeUninitializedCapacity: capacity) { latBuffer, latCount in
             lon = [Double](unsafeUninitializedCapacity: capacity) { lonBuffer, lonCount in
@@ -242,7 +243,8 @@ extension LegSearch.Leg {
 
 extension RoutingData {
     /// Brings what turning a found path into pieces and steps reads (each rank's edge record,
-    /// the edge's first shape point, the node it ends at) into the cache in one tight pass.
+    /// the edge's first inner shape point, the node it ends at with its coordinates; the node
+    /// it starts at is its predecessor's end) into the cache in one tight pass.
     /// The records lie all over the file; read one after the other in the assembly loop, each
     /// miss was waited for alone, while here the loads do not depend on each other and overlap.
     /// (The ranks' own words were asked for as unpacking produced them: `CHQuery.pathRankData`.)
@@ -252,8 +254,8 @@ extension RoutingData {
             let ed = Int(rankEdgeDirection[Int(r)]), edge = edges[ed >> 1]
             let s0 = Int(edge.shapeFirst)
             let node = Int(ed & 1 == 0 ? edge.to : edge.from)
-            if s0 < shapeLatE7.count { touched ^= UInt32(bitPattern: shapeLatE7[s0] ^ shapeLonE7[s0]) }
-            if node < nodeCount { touched ^= nodeFirstEnd[node] }
+            if s0 < shapes.innerLatE7.count { touched ^= UInt32(bitPattern: shapes.innerLatE7[s0] ^ shapes.innerLonE7[s0]) }
+            if node < nodeCount { touched ^= nodeFirstEnd[node] ^ UInt32(bitPattern: nodeLatE7[node] ^ nodeLonE7[node]) }
         }
         keepComputed(touched)
     }

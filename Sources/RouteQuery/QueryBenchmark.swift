@@ -41,11 +41,9 @@ public struct QueryBenchmark {
             let r = Int(rng.next() % UInt64(data.rankCount))
             guard data.rankComponent[r] == 0 else { continue }
             let e = Int(data.rankEdgeDirection[r] >> 1)
-            let shape = data.shapeRange(e)
-            let i = shape.lowerBound + Int(rng.next() % UInt64(max(1, shape.count - 1)))
-            let j = min(i + 1, shape.upperBound - 1)
-            return ((Double(data.shapeLonE7[i]) + Double(data.shapeLonE7[j])) / 2e7,
-                    (Double(data.shapeLatE7[i]) + Double(data.shapeLatE7[j])) / 2e7)
+            let k = Int(rng.next() % UInt64(data.shapes.count(e) - 1))
+            let a = data.shapes.point(e, k), b = data.shapes.point(e, k + 1)
+            return ((Double(a.lonE7) + Double(b.lonE7)) / 2e7, (Double(a.latE7) + Double(b.latE7)) / 2e7)
         }
     }
 

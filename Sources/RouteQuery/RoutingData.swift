@@ -19,8 +19,7 @@ public final class RoutingData: @unchecked Sendable {
     public let nodeEnds: UnsafeBufferPointer<UInt32>
     /// `edgeCount + 1` records, the last a sentinel (`EdgeRecord`).
     public let edges: UnsafeBufferPointer<EdgeRecord>
-    public let shapeLatE7: UnsafeBufferPointer<Int32>
-    public let shapeLonE7: UnsafeBufferPointer<Int32>
+    public let shapes: EdgeShapes
     public let rankEdgeDirection: UnsafeBufferPointer<UInt32>
     public let edgeDirectionRank: UnsafeBufferPointer<UInt32>
     public let rankWeight: UnsafeBufferPointer<UInt32>
@@ -41,8 +40,7 @@ public final class RoutingData: @unchecked Sendable {
         nodeFirstEnd = file.array(.nodeFirstEnd)
         nodeEnds = file.array(.nodeEnds)
         edges = file.edges
-        shapeLatE7 = file.array(.shapeLatE7)
-        shapeLonE7 = file.array(.shapeLonE7)
+        shapes = EdgeShapes(file)
         rankEdgeDirection = file.array(.rankEdgeDirection)
         edgeDirectionRank = file.edgeDirectionRank
         rankWeight = file.array(.rankWeight)
@@ -85,7 +83,4 @@ public final class RoutingData: @unchecked Sendable {
         turns.sort { $0.head < $1.head }
         return turns
     }
-
-    /// Shape point range of edge e.
-    @inline(__always) public func shapeRange(_ e: Int) -> Range<Int> { edges.shapeRange(e) }
 }

@@ -71,8 +71,8 @@ public struct SnapCandidate: Equatable, Sendable {
 /// A segment hit before the offset and bearing are worked out (only for the answer).
 struct SnapHit {
     var edge: Int
-    /// Global shape index of the segment's first point.
-    var shapeIndex: Int
+    /// The segment: from the edge's shape point `segment` to the next (`EdgeShapes`).
+    var segment: Int
     var t: Double
     var lon: Double
     var lat: Double
@@ -84,7 +84,7 @@ struct SnapHit {
     /// Nearer first; equal distances by edge, then segment, so answers never depend on the
     /// order cells are visited in.
     @inline(__always) func isBetter(than o: SnapHit) -> Bool {
-        (distance, edge, shapeIndex) < (o.distance, o.edge, o.shapeIndex)
+        (distance, edge, segment) < (o.distance, o.edge, o.segment)
     }
 }
 

@@ -38,8 +38,7 @@ public final class Snapper {
     let edges: UnsafeBufferPointer<EdgeRecord>
     let edgeDirectionRank: UnsafeBufferPointer<UInt32>
     let rankComponent: UnsafeBufferPointer<UInt16>
-    let shapeLatE7: UnsafeBufferPointer<Int32>
-    let shapeLonE7: UnsafeBufferPointer<Int32>
+    let shapes: EdgeShapes
     let gridMinLat: Double, gridMinLon: Double, cellDegrees: Double
     let gridMinLatE7: Int64, gridMinLonE7: Int64, cellE7: Int64
     let cellEdgeBox: UnsafeBufferPointer<UInt16>
@@ -65,8 +64,7 @@ public final class Snapper {
         edges = file.edges
         edgeDirectionRank = file.edgeDirectionRank
         rankComponent = file.array(.rankComponent)
-        shapeLatE7 = file.array(.shapeLatE7)
-        shapeLonE7 = file.array(.shapeLonE7)
+        shapes = EdgeShapes(file)
         rows = file.scalar(.gridRows)
         columns = file.scalar(.gridColumns)
         let cellE7 = file.scalar(.gridCellE7)
@@ -81,7 +79,7 @@ public final class Snapper {
         guard cellFirst.count == rows * columns + 1 else { throw bad("grid has \(cellFirst.count) offsets for \(rows * columns) cells") }
         guard cellEdgeBox.count == cellEdges.count else { throw bad("grid has \(cellEdgeBox.count) boxes for \(cellEdges.count) entries") }
         guard edges.count == edgeCount + 1, edgeDirectionRank.count == 2 * edgeCount,
-              shapeLatE7.count == shapeLonE7.count else { throw bad("edge and shape sections disagree in length") }
+              shapes.innerLatE7.count == shapes.innerLonE7.count else { throw bad("edge and shape sections disagree in length") }
     }
 
     /// The snapped location, or nil when no usable road lies within `radiusMeters` (the 5 km
@@ -275,8 +273,9 @@ public final class Snapper {
                 var touched: Int32 = 0
                 for k in 0..<m {
                     let e = Int(batch[k])
-                    let s0 = Int(edges[e].shapeFirst)
-                    if s0 < shapeLatE7.count { touched ^= shapeLatE7[s0] ^ shapeLonE7[s0] }
+                    let record = edges[e], s0 = Int(record.shapeFirst)
+                    if s0 < shapes.innerLatE7.count { touched ^= shapes.innerLatE7[s0] ^ shapes.innerLonE7[s0] }
+                    touched ^= shapes.nodeLatE7[Int(record.from)] ^ shapes.nodeLatE7[Int(record.to)]
                     touched ^= Int32(truncatingIfNeeded: edgeDirectionRank[2 * e])
                 }
                 keepComputed(UInt32(bitPattern: touched))
@@ -293,20 +292,19 @@ public final class Snapper {
     /// one lies within `within` metres (at most the stop `scale` was made for). Ties keep the
     /// earlier segment.
     @inline(__always) private func nearestHit(onEdge e: Int, _ q: SnapQuery, _ scale: ReachScale, within: Double) -> SnapHit? {
-        let shape = edges.shapeRange(e), s0 = shape.lowerBound, s1 = shape.upperBound
-        guard s0 < s1, s1 <= shapeLatE7.count else { return nil }
         let forward = rank(2 * e), backward = rank(2 * e + 1)
         guard forward != UInt32.max || backward != UInt32.max else { return nil }
         var best: SnapHit?
         var bestDistance = within
         var box = scale.box(within: within)
-        // A one-point edge is a zero-length segment from the point to itself.
-        let lastStart = s1 - s0 == 1 ? s0 : s1 - 2
-        for i in s0...lastStart {
-            let j = min(i + 1, s1 - 1)
-            if box.excludes(aLat: shapeLatE7[i], aLon: shapeLonE7[i], bLat: shapeLatE7[j], bLon: shapeLonE7[j]) { continue }
-            let aLat = Double(shapeLatE7[i]) * 1e-7, aLon = Double(shapeLonE7[i]) * 1e-7
-            let bLat = Double(shapeLatE7[j]) * 1e-7, bLon = Double(shapeLonE7[j]) * 1e-7
+        let n = shapes.count(e)
+        var pa = shapes.point(e, 0)
+        for i in 0..<(n - 1) {
+            let pb = shapes.point(e, i + 1)
+            defer { pa = pb }
+            if box.excludes(aLat: pa.latE7, aLon: pa.lonE7, bLat: pb.latE7, bLon: pb.lonE7) { continue }
+            let aLat = Double(pa.latE7) * 1e-7, aLon = Double(pa.lonE7) * 1e-7
+            let bLat = Double(pb.latE7) * 1e-7, bLon = Double(pb.lonE7) * 1e-7
             let (t, squared) = q.projection.closest(aLon: aLon, aLat: aLat, bLon: bLon, bLat: bLat)
             // Projected and great-circle distances differ by under 1 % plus the change of
             // cos(latitude) over the distance; a segment beyond that margin cannot win.
@@ -318,7 +316,7 @@ public final class Snapper {
             var f = forward, b = backward
             if let filter = q.bearing {
                 // A repeated point has no direction; its neighbours' segments cover it.
-                if shapeLatE7[i] == shapeLatE7[j] && shapeLonE7[i] == shapeLonE7[j] { continue }
+                if pa == pb { continue }
                 let travel = initialBearingDegrees(from: GeoPoint(lon: aLon, lat: aLat), to: GeoPoint(lon: bLon, lat: bLat))
                 if f != UInt32.max && !bearingMatches(travel, filter) { f = UInt32.max }
                 if b != UInt32.max && !bearingMatches(travel + 180, filter) { b = UInt32.max }
@@ -326,7 +324,7 @@ public final class Snapper {
             }
             let component = min(f == UInt32.max ? UInt32.max : UInt32(rankComponent[Int(f)]),
                                 b == UInt32.max ? UInt32.max : UInt32(rankComponent[Int(b)]))
-            best = SnapHit(edge: e, shapeIndex: i, t: t, lon: lon, lat: lat, distance: d,
+            best = SnapHit(edge: e, segment: i, t: t, lon: lon, lat: lat, distance: d,
                            forwardRank: f, backwardRank: b, component: component)
             bestDistance = d
             box = scale.box(within: d)
@@ -342,15 +340,14 @@ public final class Snapper {
 
     /// Completes a hit: offset along the edge (haversine, as the tiles measure) and bearing.
     private func candidate(_ h: SnapHit) -> SnapCandidate {
-        let shape = edges.shapeRange(h.edge), s0 = shape.lowerBound, s1 = shape.upperBound
-        func point(_ i: Int) -> GeoPoint { GeoPoint(lon: Double(shapeLonE7[i]) * 1e-7, lat: Double(shapeLatE7[i]) * 1e-7) }
-        let j = min(h.shapeIndex + 1, s1 - 1)
+        let n = shapes.count(h.edge)
+        func point(_ k: Int) -> GeoPoint { geoPoint(h.edge, k) }
         let length = Double(edges[h.edge].lengthCm)
         // The direction of a repeated point is that of the next (or previous) real segment.
-        var a = h.shapeIndex, b = j
-        while b + 1 < s1 && point(a) == point(b) { b += 1 }
-        while a > s0 && point(a) == point(b) { a -= 1 }
-        return SnapCandidate(edge: h.edge, segment: h.shapeIndex - s0, fraction: h.t, lon: h.lon, lat: h.lat,
+        var a = h.segment, b = h.segment + 1
+        while b + 1 < n && point(a) == point(b) { b += 1 }
+        while a > 0 && point(a) == point(b) { a -= 1 }
+        return SnapCandidate(edge: h.edge, segment: h.segment, fraction: h.t, lon: h.lon, lat: h.lat,
                              distanceMeters: h.distance, offsetCm: offsetCm(h), edgeLengthCm: length,
                              bearingDegrees: initialBearingDegrees(from: point(a), to: point(b)),
                              forwardRank: h.forwardRank, backwardRank: h.backwardRank, component: h.component)
@@ -364,12 +361,14 @@ public final class Snapper {
 
     /// Along the shape from the edge's start to the hit, in 0 ... the edge's length (cm).
     private func offsetCm(_ h: SnapHit) -> Double {
-        let shape = edges.shapeRange(h.edge), s1 = shape.upperBound
-        func point(_ i: Int) -> GeoPoint { GeoPoint(lon: Double(shapeLonE7[i]) * 1e-7, lat: Double(shapeLatE7[i]) * 1e-7) }
         var before = 0.0
-        for i in shape.lowerBound..<h.shapeIndex { before += haversineMeters(point(i), point(i + 1)) }
-        let j = min(h.shapeIndex + 1, s1 - 1)
-        let along = before + h.t * haversineMeters(point(h.shapeIndex), point(j))
+        for k in 0..<h.segment { before += haversineMeters(geoPoint(h.edge, k), geoPoint(h.edge, k + 1)) }
+        let along = before + h.t * haversineMeters(geoPoint(h.edge, h.segment), geoPoint(h.edge, h.segment + 1))
         return min(Double(edges[h.edge].lengthCm), max(0, along * 100))
+    }
+
+    @inline(__always) private func geoPoint(_ e: Int, _ k: Int) -> GeoPoint {
+        let p = shapes.point(e, k)
+        return GeoPoint(lon: Double(p.lonE7) * 1e-7, lat: Double(p.latE7) * 1e-7)
     }
 }

@@ -52,7 +52,9 @@ extension StepBuilder {
     /// misses of all junctions at one level overlap.
     func prefetchRoads(at junctions: [StepJunction]) {
         guard let ends = data.nodeEnds.baseAddress, let ranks = data.edgeDirectionRank.baseAddress,
-              let edges = data.edges.baseAddress, let lat = data.shapeLatE7.baseAddress, let lon = data.shapeLonE7.baseAddress
+              let edges = data.edges.baseAddress, let nodeLat = data.nodeLatE7.baseAddress,
+              let nodeLon = data.nodeLonE7.baseAddress, let lat = data.shapes.innerLatE7.baseAddress,
+              let lon = data.shapes.innerLonE7.baseAddress
         else { return }
         let first = data.nodeFirstEnd
         for j in junctions where !j.isQuiet { offgrid_prefetch(ends + Int(first[j.node])) }
@@ -65,10 +67,19 @@ extension StepBuilder {
         }
         for j in junctions where !j.isQuiet {
             for i in Int(first[j.node])..<Int(first[j.node + 1]) {
-                let ed = Int(ends[i])
-                let (s, _) = data.leavingSegment(ed >> 1, ed & 1)
-                offgrid_prefetch(lat + s)
-                offgrid_prefetch(lon + s)
+                // The segment leaving the junction: the junction's own coordinates (one point
+                // all its roads share) and the edge's inner point next to it, or its far node
+                // when it has none.
+                let ed = Int(ends[i]), e = ed >> 1, record = edges[e]
+                let inner = ed & 1 == 0 ? Int(record.shapeFirst) : Int(edges[e + 1].shapeFirst) - 1
+                if inner >= Int(record.shapeFirst) && inner < Int(edges[e + 1].shapeFirst) {
+                    offgrid_prefetch(lat + inner)
+                    offgrid_prefetch(lon + inner)
+                } else {
+                    let far = Int(ed & 1 == 0 ? record.to : record.from)
+                    offgrid_prefetch(nodeLat + far)
+                    offgrid_prefetch(nodeLon + far)
+                }
             }
         }
     }

@@ -3,13 +3,13 @@
 /// its junctions), one miss per edge instead of one per field in separate arrays.
 ///
 /// The file holds `edgeCount + 1` records: the last is a sentinel whose `shapeFirst` is the
-/// shape point count and whose other fields are 0, so edge e's shape is always
-/// `records[e].shapeFirst ..< records[e + 1].shapeFirst`.
+/// shape point count and whose other fields are 0, so edge e's inner shape points (those
+/// between its end nodes, `EdgeShapes`) are always `records[e].shapeFirst ..< records[e + 1].shapeFirst`.
 @frozen public struct EdgeRecord: Equatable, Sendable {
     /// End nodes; the shape runs from → to.
     public var from: UInt32
     public var to: UInt32
-    /// The first of the edge's shape points (both end nodes included).
+    /// The first of the edge's inner shape points (its end nodes are not stored as shape points).
     public var shapeFirst: UInt32
     /// Length along the shape.
     public var lengthCm: UInt32
@@ -50,21 +50,16 @@
     public static let words = 8
 }
 
-extension UnsafeBufferPointer where Element == EdgeRecord {
-    /// Edge e's shape points: its record's `shapeFirst` up to the next record's (the sentinel's
-    /// after the last edge).
-    @inline(__always) public func shapeRange(_ e: Int) -> Range<Int> { Int(self[e].shapeFirst)..<Int(self[e + 1].shapeFirst) }
-}
-
 extension RoadGraph {
-    /// The edges as the graph file stores them, with the sentinel.
-    func edgeRecords() -> [EdgeRecord] {
+    /// The edges as the graph file stores them, with the sentinel; `innerFirst` from
+    /// `innerShapes()`.
+    func edgeRecords(innerFirst: [UInt32]) -> [EdgeRecord] {
         var records = (0..<edgeCount).map { e in
-            EdgeRecord(from: edgeFrom[e], to: edgeTo[e], shapeFirst: shapeFirst[e], lengthCm: edgeLengthCm[e],
+            EdgeRecord(from: edgeFrom[e], to: edgeTo[e], shapeFirst: innerFirst[e], lengthCm: edgeLengthCm[e],
                        name: edgeName[e], ref: edgeRef[e], speedForward: edgeSpeedForward[e], speedBackward: edgeSpeedBackward[e],
                        flags: edgeFlags[e], roadClass: edgeRoadClass[e])
         }
-        records.append(.sentinel(shapePointCount: shapeLatE7.count))
+        records.append(.sentinel(shapePointCount: Int(innerFirst[edgeCount])))
         return records
     }
 }

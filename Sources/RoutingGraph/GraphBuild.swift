@@ -129,7 +129,8 @@ public struct GraphBuild {
         var w = GraphFileWriter(dataVersion: tileSet.dataVersion, profileName: tileSet.profileName, profileHash: tileSet.profileHash)
         w.set(.nodeCount, g.nodeCount)
         w.set(.edgeCount, g.edgeCount)
-        w.set(.shapePointCount, g.shapeLatE7.count)
+        let shapes = g.innerShapes()
+        w.set(.shapePointCount, shapes.lat.count)
         w.set(.stringCount, g.strings.count)
         w.set(.edgeBasedNodeCount, eb.nodeCount)
         w.set(.chArcCount, ch.head.count)
@@ -147,9 +148,9 @@ public struct GraphBuild {
         let (firstEnd, ends) = g.edgeEnds()
         w.add(.nodeFirstEnd, firstEnd)
         w.add(.nodeEnds, ends)
-        w.add(.edgeRecords, records: g.edgeRecords())
-        w.add(.shapeLatE7, g.shapeLatE7)
-        w.add(.shapeLonE7, g.shapeLonE7)
+        w.add(.edgeRecords, records: g.edgeRecords(innerFirst: shapes.first))
+        w.add(.shapeLatE7, shapes.lat)
+        w.add(.shapeLonE7, shapes.lon)
         var stringOffsets: [UInt32] = [0]
         var stringBytes: [UInt8] = []
         for s in g.strings {

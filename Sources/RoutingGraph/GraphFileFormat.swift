@@ -6,7 +6,7 @@ import ContractionHierarchy
 /// 64-byte aligned offset, so a reader can `mmap` the file and use the arrays in place.
 public enum GraphFileFormat {
     public static let magic: [UInt8] = Array("OGCHGRPH".utf8)
-    public static let version: UInt32 = 3
+    public static let version: UInt32 = 4
     public static let alignment = 64
     public static let sectionEntrySize = 32
 
@@ -26,6 +26,8 @@ public enum GraphFileFormat {
         // One `EdgeRecord` (eight u32) per edge, and a sentinel, since 2026-11-27 (until then
         // ids 10-19 held one field each: edgeFrom … edgeRef).
         case edgeRecords = 20
+        // Edges' inner shape points, without their end nodes (`EdgeShapes`), since version 4
+        // (until then every edge's run repeated its end nodes' coordinates).
         case shapeLatE7 = 30, shapeLonE7
         case stringOffsets = 40, stringBytes
         // Edge-based nodes, in contraction-rank order. (Until version 3, id 51 held

@@ -88,8 +88,9 @@ extension GraphFile {
         }
     }
 
-    /// Every edge's ends and strings below their counts, and its shape a run of two or more
-    /// points (both end nodes), the runs in order from point 0 to the sentinel's count.
+    /// Every edge's ends and strings below their counts, and its inner shape points (those
+    /// between its end nodes, `EdgeShapes`) a run of zero or more, the runs in order from
+    /// point 0 to the sentinel's count.
     private func checkEdges() throws {
         let n = UInt32(scalar(.nodeCount)), strings = UInt32(scalar(.stringCount)), points = scalar(.shapePointCount)
         let edges = self.edges
@@ -102,8 +103,8 @@ extension GraphFile {
             if r.name >= strings || r.ref >= strings {
                 throw Damage(message: "section edgeRecords edge \(i) has name \(r.name) and ref \(r.ref), not below \(strings)")
             }
-            if UInt64(edges[i + 1].shapeFirst) < UInt64(r.shapeFirst) + 2 {
-                throw Damage(message: "section edgeRecords edge \(i) has shape points \(r.shapeFirst) ..< \(edges[i + 1].shapeFirst), not two or more")
+            if edges[i + 1].shapeFirst < r.shapeFirst {
+                throw Damage(message: "section edgeRecords edge \(i) has inner shape points \(r.shapeFirst) ..< \(edges[i + 1].shapeFirst), a run backwards")
             }
         }
         guard edges[0].shapeFirst == 0 || e == 0, edges[e] == .sentinel(shapePointCount: points) else {

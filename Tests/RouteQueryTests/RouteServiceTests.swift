@@ -131,14 +131,14 @@ final class RouteServiceTests: XCTestCase {
     }
 
     private func longestStraightEdge(_ d: RoutingData, flags: UInt8) -> Int? {
-        (0..<d.edgeCount).filter { d.edges[$0].flags & 3 == flags && d.shapeRange($0).count == 2 }
+        (0..<d.edgeCount).filter { d.edges[$0].flags & 3 == flags && d.shapes.count($0) == 2 }
             .max { d.edges[$0].lengthCm < d.edges[$1].lengthCm }
     }
 
     private func quarterPoints(_ d: RoutingData, _ e: Int) -> ((lon: Double, lat: Double), (lon: Double, lat: Double)) {
-        let r = d.shapeRange(e)
-        let a = (lon: Double(d.shapeLonE7[r.lowerBound]) / 1e7, lat: Double(d.shapeLatE7[r.lowerBound]) / 1e7)
-        let b = (lon: Double(d.shapeLonE7[r.upperBound - 1]) / 1e7, lat: Double(d.shapeLatE7[r.upperBound - 1]) / 1e7)
+        let from = d.shapes.point(e, 0), to = d.shapes.point(e, d.shapes.count(e) - 1)
+        let a = (lon: Double(from.lonE7) / 1e7, lat: Double(from.latE7) / 1e7)
+        let b = (lon: Double(to.lonE7) / 1e7, lat: Double(to.latE7) / 1e7)
         return ((a.lon + (b.lon - a.lon) * 0.25, a.lat + (b.lat - a.lat) * 0.25),
                 (a.lon + (b.lon - a.lon) * 0.75, a.lat + (b.lat - a.lat) * 0.75))
     }
@@ -173,8 +173,8 @@ final class RouteServiceTests: XCTestCase {
         let d = try data()
         if let island = (0..<d.rankCount).first(where: { d.rankComponent[$0] > 0 }) {
             let e = Int(d.rankEdgeDirection[island] >> 1)
-            let p = d.shapeRange(e).lowerBound
-            var request = RouteRequest(coordinates: [(Double(d.shapeLonE7[p]) / 1e7, Double(d.shapeLatE7[p]) / 1e7), (9.5215, 47.1410)])
+            let p = d.shapes.point(e, 0)
+            var request = RouteRequest(coordinates: [(Double(p.lonE7) / 1e7, Double(p.latE7) / 1e7), (9.5215, 47.1410)])
             request.radiuses = [1, nil]
             let c = code(request)
             XCTAssertEqual(c, "NoRoute")

@@ -26,7 +26,11 @@ final class SnappingTests: XCTestCase {
         if let s = Self.cached { return s }
         let file = try SampleGraphFixture.graphFile()
         let edges = file.edges
-        let lat: UnsafeBufferPointer<Int32> = file.array(.shapeLatE7), lon: UnsafeBufferPointer<Int32> = file.array(.shapeLonE7)
+        let shapes = EdgeShapes(file)
+        func point(_ e: Int, _ k: Int) -> GeoPoint {
+            let p = shapes.point(e, k)
+            return GeoPoint(lon: Double(p.lonE7) * 1e-7, lat: Double(p.latE7) * 1e-7)
+        }
         let ranks = file.edgeDirectionRank
         let component: UnsafeBufferPointer<UInt16> = file.array(.rankComponent)
         var segments: [Segment] = []
@@ -34,9 +38,8 @@ final class SnappingTests: XCTestCase {
             let usable = [ranks[2 * e], ranks[2 * e + 1]].filter { $0 != UInt32.max }
             guard !usable.isEmpty else { continue }
             let c = UInt32(usable.map { component[Int($0)] }.min()!)
-            for i in Int(edges[e].shapeFirst)..<(Int(edges[e + 1].shapeFirst) - 1) {
-                segments.append(Segment(edge: e, index: i - Int(edges[e].shapeFirst), a: GeoPoint(lon: Double(lon[i]) * 1e-7, lat: Double(lat[i]) * 1e-7),
-                                        b: GeoPoint(lon: Double(lon[i + 1]) * 1e-7, lat: Double(lat[i + 1]) * 1e-7), component: c))
+            for i in 0..<(shapes.count(e) - 1) {
+                segments.append(Segment(edge: e, index: i, a: point(e, i), b: point(e, i + 1), component: c))
             }
         }
         let lons = segments.map(\.a.lon), lats = segments.map(\.a.lat)

@@ -126,6 +126,26 @@ final class GraphFileTests: XCTestCase {
         }
     }
 
+    /// The file stores only the points between an edge's end nodes (version 4); read back
+    /// through `EdgeShapes`, every edge's shape is the built graph's, both ends included.
+    func testShapesReadBackWithTheirEndNodes() throws {
+        let file = try GraphFile(path: try sampleGraph().graph)
+        let tiles = try TileSet.load([try sampleGraph().dir.appendingPathComponent("tiles").path]).tiles
+        let g = ChainCompression.compress(RoadGraph(tiles: tiles))
+        XCTAssertEqual(file.scalar(.edgeCount), g.edgeCount)
+        XCTAssertEqual(file.scalar(.shapePointCount), g.shapeLatE7.count - 2 * g.edgeCount)
+        let shapes = EdgeShapes(file)
+        var points = 0
+        for e in 0..<g.edgeCount {
+            let stored = (0..<shapes.count(e)).map { shapes.point(e, $0) }
+            let built = (Int(g.shapeFirst[e])..<Int(g.shapeFirst[e + 1])).map { E7Point(latE7: g.shapeLatE7[$0], lonE7: g.shapeLonE7[$0]) }
+            guard stored == built else { return XCTFail("edge \(e): \(stored) read back, \(built) built") }
+            XCTAssertEqual(shapes.point(e, stored.count - 1, direction: 1), stored[0])
+            points += stored.count
+        }
+        XCTAssertEqual(points, g.shapeLatE7.count)
+    }
+
     func testSummaryAndDeterminism() throws {
         let (dir, graph, s) = try sampleGraph()
         XCTAssertEqual(s.dataVersion, "2024-03-04-3988")
@@ -154,6 +174,15 @@ final class GraphFileTests: XCTestCase {
         var header = bytes
         header[40] ^= 1
         refuse(header, "header.chg")
+        // A file of the previous version (whose shapes repeat their edges' end nodes) is refused
+        // with one line saying what to do, before any section is read.
+        var older = bytes
+        older[8] = 3
+        let path = dir.appendingPathComponent("version3.chg").path
+        _ = FileManager.default.createFile(atPath: path, contents: older)
+        XCTAssertThrowsError(try GraphFile(path: path)) { error in
+            XCTAssertEqual("\(error)", "\(path) at byte 8: unsupported graph file version 3, not 4 (build it again with route-graph)")
+        }
     }
 
     func testBadDirectoriesAreRefused() throws {

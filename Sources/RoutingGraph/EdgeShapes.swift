@@ -1,0 +1,94 @@
+/// A shape point in 1e-7 degrees, as the graph file stores coordinates.
+@frozen public struct E7Point: Equatable, Sendable {
+    public var latE7: Int32
+    public var lonE7: Int32
+
+    @inline(__always) public init(latE7: Int32, lonE7: Int32) {
+        self.latE7 = latE7
+        self.lonE7 = lonE7
+    }
+}
+
+/// Edge shapes as the graph file stores them (since version 4): every edge's shape starts at
+/// its `from` node and ends at its `to` node, so the shape sections hold only the points in
+/// between, and the ends are read from the node arrays. Storing the ends too repeated two
+/// points per edge (19 MB, 3.8 bytes per OSM node, at ~5 M nodes), room the core table uses.
+///
+/// Point k of edge e, 0 ..< `count(e)`: 0 is the `from` node, `count(e) - 1` the `to` node.
+public struct EdgeShapes {
+    public let edges: UnsafeBufferPointer<EdgeRecord>
+    public let nodeLatE7: UnsafeBufferPointer<Int32>
+    public let nodeLonE7: UnsafeBufferPointer<Int32>
+    /// The points between the ends, edge after edge: edge e's are
+    /// `edges[e].shapeFirst ..< edges[e + 1].shapeFirst`.
+    public let innerLatE7: UnsafeBufferPointer<Int32>
+    public let innerLonE7: UnsafeBufferPointer<Int32>
+
+    /// Over an opened file's sections (which its open-time checks have bounded).
+    public init(_ file: GraphFile) {
+        edges = file.edges
+        nodeLatE7 = file.array(.nodeLatE7)
+        nodeLonE7 = file.array(.nodeLonE7)
+        innerLatE7 = file.array(.shapeLatE7)
+        innerLonE7 = file.array(.shapeLonE7)
+    }
+
+    /// Points of edge e, both ends included: two or more.
+    @inline(__always) public func count(_ e: Int) -> Int {
+        Int(edges[e + 1].shapeFirst) - Int(edges[e].shapeFirst) + 2
+    }
+
+    @inline(__always) public func point(_ e: Int, _ k: Int) -> E7Point {
+        if k == 0 { return node(Int(edges[e].from)) }
+        let inner = Int(edges[e].shapeFirst) + k - 1
+        if inner == Int(edges[e + 1].shapeFirst) { return node(Int(edges[e].to)) }
+        return E7Point(latE7: innerLatE7[inner], lonE7: innerLonE7[inner])
+    }
+
+    /// Point k of edge e counted in travel direction d (0 along the shape, 1 against it).
+    @inline(__always) public func point(_ e: Int, _ k: Int, direction d: Int) -> E7Point {
+        point(e, d == 0 ? k : count(e) - 1 - k)
+    }
+
+    /// Edge e's points in travel direction d, each passed to `body`; the first left out when
+    /// `skippingFirst`. One pass: no per-point test for which end it is.
+    @inline(__always) public func forEachPoint(_ e: Int, direction d: Int, skippingFirst: Bool, _ body: (E7Point) -> Void) {
+        let record = edges[e], inner = Int(record.shapeFirst)..<Int(edges[e + 1].shapeFirst)
+        if !skippingFirst { body(node(Int(d == 0 ? record.from : record.to))) }
+        if d == 0 {
+            for i in inner { body(E7Point(latE7: innerLatE7[i], lonE7: innerLonE7[i])) }
+        } else {
+            for i in inner.reversed() { body(E7Point(latE7: innerLatE7[i], lonE7: innerLonE7[i])) }
+        }
+        body(node(Int(d == 0 ? record.to : record.from)))
+    }
+
+    @inline(__always) public func node(_ v: Int) -> E7Point { E7Point(latE7: nodeLatE7[v], lonE7: nodeLonE7[v]) }
+}
+
+extension RoadGraph {
+    /// The shapes without their end points, as the graph file stores them: per edge, the first
+    /// inner point (and the total after the last edge), and the inner points. Every edge's shape
+    /// must start and end at its nodes; the graph build keeps that, and this checks it.
+    func innerShapes() -> (first: [UInt32], lat: [Int32], lon: [Int32]) {
+        var first: [UInt32] = []
+        first.reserveCapacity(edgeCount + 1)
+        var lat: [Int32] = [], lon: [Int32] = []
+        let inner = max(0, shapeLatE7.count - 2 * edgeCount)
+        lat.reserveCapacity(inner)
+        lon.reserveCapacity(inner)
+        for e in 0..<edgeCount {
+            let r = shapeRange(e)
+            let from = Int(edgeFrom[e]), to = Int(edgeTo[e])
+            precondition(r.count >= 2
+                         && shapeLatE7[r.lowerBound] == nodeLatE7[from] && shapeLonE7[r.lowerBound] == nodeLonE7[from]
+                         && shapeLatE7[r.upperBound - 1] == nodeLatE7[to] && shapeLonE7[r.upperBound - 1] == nodeLonE7[to],
+                         "edge \(e)'s shape does not run from its from node to its to node")
+            first.append(UInt32(lat.count))
+            lat.append(contentsOf: shapeLatE7[(r.lowerBound + 1)..<(r.upperBound - 1)])
+            lon.append(contentsOf: shapeLonE7[(r.lowerBound + 1)..<(r.upperBound - 1)])
+        }
+        first.append(UInt32(lat.count))
+        return (first, lat, lon)
+    }
+}
