@@ -254,8 +254,8 @@ extension RoutingData {
             let ed = Int(rankEdgeDirection[Int(r)]), edge = edges[ed >> 1]
             let s0 = Int(edge.shapeFirst)
             let node = Int(ed & 1 == 0 ? edge.to : edge.from)
-            if s0 < shapes.innerLatE7.count { touched ^= UInt32(bitPattern: shapes.innerLatE7[s0] ^ shapes.innerLonE7[s0]) }
-            if node < nodeCount { touched ^= nodeFirstEnd[node] ^ UInt32(bitPattern: nodeLatE7[node] ^ nodeLonE7[node]) }
+            if s0 < shapes.inner.count { touched ^= UInt32(bitPattern: shapes.inner[s0].latE7) }
+            if node < nodeCount { touched ^= nodeFirstEnd[node] ^ UInt32(bitPattern: shapes.nodes[node].latE7) }
         }
         keepComputed(touched)
     }

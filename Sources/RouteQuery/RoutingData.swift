@@ -12,8 +12,6 @@ public final class RoutingData: @unchecked Sendable {
     public let edgeCount: Int
     public let rankCount: Int
 
-    public let nodeLatE7: UnsafeBufferPointer<Int32>
-    public let nodeLonE7: UnsafeBufferPointer<Int32>
     public let nodeControl: UnsafeBufferPointer<UInt8>
     public let nodeFirstEnd: UnsafeBufferPointer<UInt32>
     public let nodeEnds: UnsafeBufferPointer<UInt32>
@@ -34,8 +32,6 @@ public final class RoutingData: @unchecked Sendable {
         nodeCount = file.scalar(.nodeCount)
         edgeCount = file.scalar(.edgeCount)
         rankCount = file.scalar(.edgeBasedNodeCount)
-        nodeLatE7 = file.array(.nodeLatE7)
-        nodeLonE7 = file.array(.nodeLonE7)
         nodeControl = file.array(.nodeControl)
         nodeFirstEnd = file.array(.nodeFirstEnd)
         nodeEnds = file.array(.nodeEnds)

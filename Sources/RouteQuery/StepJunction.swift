@@ -52,9 +52,8 @@ extension StepBuilder {
     /// misses of all junctions at one level overlap.
     func prefetchRoads(at junctions: [StepJunction]) {
         guard let ends = data.nodeEnds.baseAddress, let ranks = data.edgeDirectionRank.baseAddress,
-              let edges = data.edges.baseAddress, let nodeLat = data.nodeLatE7.baseAddress,
-              let nodeLon = data.nodeLonE7.baseAddress, let lat = data.shapes.innerLatE7.baseAddress,
-              let lon = data.shapes.innerLonE7.baseAddress
+              let edges = data.edges.baseAddress, let nodes = data.shapes.nodes.baseAddress,
+              let inner = data.shapes.inner.baseAddress
         else { return }
         let first = data.nodeFirstEnd
         for j in junctions where !j.isQuiet { offgrid_prefetch(ends + Int(first[j.node])) }
@@ -71,14 +70,11 @@ extension StepBuilder {
                 // all its roads share) and the edge's inner point next to it, or its far node
                 // when it has none.
                 let ed = Int(ends[i]), e = ed >> 1, record = edges[e]
-                let inner = ed & 1 == 0 ? Int(record.shapeFirst) : Int(edges[e + 1].shapeFirst) - 1
-                if inner >= Int(record.shapeFirst) && inner < Int(edges[e + 1].shapeFirst) {
-                    offgrid_prefetch(lat + inner)
-                    offgrid_prefetch(lon + inner)
+                let next = ed & 1 == 0 ? Int(record.shapeFirst) : Int(edges[e + 1].shapeFirst) - 1
+                if next >= Int(record.shapeFirst) && next < Int(edges[e + 1].shapeFirst) {
+                    offgrid_prefetch(inner + next)
                 } else {
-                    let far = Int(ed & 1 == 0 ? record.to : record.from)
-                    offgrid_prefetch(nodeLat + far)
-                    offgrid_prefetch(nodeLon + far)
+                    offgrid_prefetch(nodes + Int(ed & 1 == 0 ? record.to : record.from))
                 }
             }
         }

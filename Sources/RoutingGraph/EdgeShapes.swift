@@ -1,4 +1,4 @@
-/// A shape point in 1e-7 degrees, as the graph file stores coordinates.
+/// A point in 1e-7 degrees, as the graph file stores coordinates (two i32, latitude first).
 @frozen public struct E7Point: Equatable, Sendable {
     public var latE7: Int32
     public var lonE7: Int32
@@ -17,20 +17,16 @@
 /// Point k of edge e, 0 ..< `count(e)`: 0 is the `from` node, `count(e) - 1` the `to` node.
 public struct EdgeShapes {
     public let edges: UnsafeBufferPointer<EdgeRecord>
-    public let nodeLatE7: UnsafeBufferPointer<Int32>
-    public let nodeLonE7: UnsafeBufferPointer<Int32>
+    public let nodes: UnsafeBufferPointer<E7Point>
     /// The points between the ends, edge after edge: edge e's are
     /// `edges[e].shapeFirst ..< edges[e + 1].shapeFirst`.
-    public let innerLatE7: UnsafeBufferPointer<Int32>
-    public let innerLonE7: UnsafeBufferPointer<Int32>
+    public let inner: UnsafeBufferPointer<E7Point>
 
     /// Over an opened file's sections (which its open-time checks have bounded).
     public init(_ file: GraphFile) {
         edges = file.edges
-        nodeLatE7 = file.array(.nodeLatE7)
-        nodeLonE7 = file.array(.nodeLonE7)
-        innerLatE7 = file.array(.shapeLatE7)
-        innerLonE7 = file.array(.shapeLonE7)
+        nodes = file.records(.nodePoints)
+        inner = file.records(.shapePoints)
     }
 
     /// Points of edge e, both ends included: two or more.
@@ -42,7 +38,7 @@ public struct EdgeShapes {
         if k == 0 { return node(Int(edges[e].from)) }
         let inner = Int(edges[e].shapeFirst) + k - 1
         if inner == Int(edges[e + 1].shapeFirst) { return node(Int(edges[e].to)) }
-        return E7Point(latE7: innerLatE7[inner], lonE7: innerLonE7[inner])
+        return self.inner[inner]
     }
 
     /// Point k of edge e counted in travel direction d (0 along the shape, 1 against it).
@@ -56,27 +52,25 @@ public struct EdgeShapes {
         let record = edges[e], inner = Int(record.shapeFirst)..<Int(edges[e + 1].shapeFirst)
         if !skippingFirst { body(node(Int(d == 0 ? record.from : record.to))) }
         if d == 0 {
-            for i in inner { body(E7Point(latE7: innerLatE7[i], lonE7: innerLonE7[i])) }
+            for i in inner { body(self.inner[i]) }
         } else {
-            for i in inner.reversed() { body(E7Point(latE7: innerLatE7[i], lonE7: innerLonE7[i])) }
+            for i in inner.reversed() { body(self.inner[i]) }
         }
         body(node(Int(d == 0 ? record.to : record.from)))
     }
 
-    @inline(__always) public func node(_ v: Int) -> E7Point { E7Point(latE7: nodeLatE7[v], lonE7: nodeLonE7[v]) }
+    @inline(__always) public func node(_ v: Int) -> E7Point { nodes[v] }
 }
 
 extension RoadGraph {
     /// The shapes without their end points, as the graph file stores them: per edge, the first
     /// inner point (and the total after the last edge), and the inner points. Every edge's shape
     /// must start and end at its nodes; the graph build keeps that, and this checks it.
-    func innerShapes() -> (first: [UInt32], lat: [Int32], lon: [Int32]) {
+    func innerShapes() -> (first: [UInt32], points: [E7Point]) {
         var first: [UInt32] = []
         first.reserveCapacity(edgeCount + 1)
-        var lat: [Int32] = [], lon: [Int32] = []
-        let inner = max(0, shapeLatE7.count - 2 * edgeCount)
-        lat.reserveCapacity(inner)
-        lon.reserveCapacity(inner)
+        var points: [E7Point] = []
+        points.reserveCapacity(max(0, shapeLatE7.count - 2 * edgeCount))
         for e in 0..<edgeCount {
             let r = shapeRange(e)
             let from = Int(edgeFrom[e]), to = Int(edgeTo[e])
@@ -84,11 +78,13 @@ extension RoadGraph {
                          && shapeLatE7[r.lowerBound] == nodeLatE7[from] && shapeLonE7[r.lowerBound] == nodeLonE7[from]
                          && shapeLatE7[r.upperBound - 1] == nodeLatE7[to] && shapeLonE7[r.upperBound - 1] == nodeLonE7[to],
                          "edge \(e)'s shape does not run from its from node to its to node")
-            first.append(UInt32(lat.count))
-            lat.append(contentsOf: shapeLatE7[(r.lowerBound + 1)..<(r.upperBound - 1)])
-            lon.append(contentsOf: shapeLonE7[(r.lowerBound + 1)..<(r.upperBound - 1)])
+            first.append(UInt32(points.count))
+            for i in (r.lowerBound + 1)..<(r.upperBound - 1) { points.append(E7Point(latE7: shapeLatE7[i], lonE7: shapeLonE7[i])) }
         }
-        first.append(UInt32(lat.count))
-        return (first, lat, lon)
+        first.append(UInt32(points.count))
+        return (first, points)
     }
+
+    /// The nodes' coordinates as the graph file stores them.
+    func nodePoints() -> [E7Point] { (0..<nodeCount).map { E7Point(latE7: nodeLatE7[$0], lonE7: nodeLonE7[$0]) } }
 }

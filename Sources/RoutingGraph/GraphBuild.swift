@@ -130,7 +130,7 @@ public struct GraphBuild {
         w.set(.nodeCount, g.nodeCount)
         w.set(.edgeCount, g.edgeCount)
         let shapes = g.innerShapes()
-        w.set(.shapePointCount, shapes.lat.count)
+        w.set(.shapePointCount, shapes.points.count)
         w.set(.stringCount, g.strings.count)
         w.set(.edgeBasedNodeCount, eb.nodeCount)
         w.set(.chArcCount, ch.head.count)
@@ -142,15 +142,13 @@ public struct GraphBuild {
         w.set(.gridRows, Int(grid.rows))
         w.set(.shortcutCount, ch.shortcutCount)
         w.set(.gridDegreesMicro, Int((tileSet.gridDegrees * 1e6).rounded()))
-        w.add(.nodeLatE7, g.nodeLatE7)
-        w.add(.nodeLonE7, g.nodeLonE7)
+        w.add(.nodePoints, records: g.nodePoints())
         w.add(.nodeControl, g.nodeControl)
         let (firstEnd, ends) = g.edgeEnds()
         w.add(.nodeFirstEnd, firstEnd)
         w.add(.nodeEnds, ends)
         w.add(.edgeRecords, records: g.edgeRecords(innerFirst: shapes.first))
-        w.add(.shapeLatE7, shapes.lat)
-        w.add(.shapeLonE7, shapes.lon)
+        w.add(.shapePoints, records: shapes.points)
         var stringOffsets: [UInt32] = [0]
         var stringBytes: [UInt8] = []
         for s in g.strings {

@@ -20,15 +20,17 @@ public enum GraphFileFormat {
 
     /// Sections; the raw value is the id in the file.
     public enum Section: UInt32, CaseIterable {
-        // Node-based graph (junctions) and its edges.
-        case nodeLatE7 = 2, nodeLonE7, nodeControl
-        case nodeFirstEnd, nodeEnds
+        // Node-based graph (junctions) and its edges. Coordinates are `E7Point`s (latitude and
+        // longitude side by side, one cache line for both) since version 4; until then ids 2 and
+        // 3 held nodes' latitudes and longitudes, 30 and 31 shapes', in separate sections.
+        case nodePoints = 7, nodeControl = 4
+        case nodeFirstEnd = 5, nodeEnds
         // One `EdgeRecord` (eight u32) per edge, and a sentinel, since 2026-11-27 (until then
         // ids 10-19 held one field each: edgeFrom … edgeRef).
         case edgeRecords = 20
         // Edges' inner shape points, without their end nodes (`EdgeShapes`), since version 4
         // (until then every edge's run repeated its end nodes' coordinates).
-        case shapeLatE7 = 30, shapeLonE7
+        case shapePoints = 32
         case stringOffsets = 40, stringBytes
         // Edge-based nodes, in contraction-rank order. (Until version 3, id 51 held
         // edgeDirectionRank, the inverse of rankEdgeDirection: now built at open, `GraphFile`.)

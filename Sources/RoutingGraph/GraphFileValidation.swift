@@ -43,11 +43,11 @@ extension GraphFile {
             throw Damage(message: "\(c) is \(scalar(c))")
         }
         let n = scalar(.nodeCount), e = scalar(.edgeCount), r = scalar(.edgeBasedNodeCount)
-        for s in [GraphFileFormat.Section.nodeLatE7, .nodeLonE7, .nodeControl] { try expect(s, n) }
+        try expect(.nodePoints, 2 * n)
+        try expect(.nodeControl, n)
         try expect(.nodeFirstEnd, n + 1)
         try expect(.edgeRecords, EdgeRecord.words * (e + 1))
-        try expect(.shapeLatE7, scalar(.shapePointCount))
-        try expect(.shapeLonE7, scalar(.shapePointCount))
+        try expect(.shapePoints, 2 * scalar(.shapePointCount))
         try expect(.stringOffsets, scalar(.stringCount) + 1)
         for s in [GraphFileFormat.Section.rankEdgeDirection, .rankWeight, .rankComponent] { try expect(s, r) }
         try expect(.componentSizes, scalar(.componentCount))
@@ -77,14 +77,19 @@ extension GraphFile {
         if let i = bad { throw Damage(message: "section \(s) entry \(i) is \(values[i]), not below \(bound)") }
     }
 
-    private func checkCoordinates(lat: GraphFileFormat.Section, lon: GraphFileFormat.Section) throws {
-        let lats: UnsafeBufferPointer<Int32> = array(lat), lons: UnsafeBufferPointer<Int32> = array(lon)
-        let latitudes: ClosedRange<Int32> = -900_000_000...900_000_000, longitudes: ClosedRange<Int32> = -1_800_000_000...1_800_000_000
-        if let i = firstIndex(of: lats, outside: latitudes) {
-            throw Damage(message: "section \(lat) entry \(i) is latitude \(Double(lats[i]) * 1e-7)")
+    /// Every point within ±90° latitude and ±180° longitude.
+    private func checkCoordinates(_ s: GraphFileFormat.Section) throws {
+        let points: UnsafeBufferPointer<E7Point> = records(s)
+        // One pass of minima and maxima (the sections are megabytes), a walk only when it fails.
+        var latLow = Int32.max, latHigh = Int32.min, lonLow = Int32.max, lonHigh = Int32.min
+        for p in points {
+            latLow = min(latLow, p.latE7); latHigh = max(latHigh, p.latE7)
+            lonLow = min(lonLow, p.lonE7); lonHigh = max(lonHigh, p.lonE7)
         }
-        if let i = firstIndex(of: lons, outside: longitudes) {
-            throw Damage(message: "section \(lon) entry \(i) is longitude \(Double(lons[i]) * 1e-7)")
+        guard latLow < -900_000_000 || latHigh > 900_000_000 || lonLow < -1_800_000_000 || lonHigh > 1_800_000_000 else { return }
+        for (i, p) in points.enumerated() {
+            if abs(Int64(p.latE7)) > 900_000_000 { throw Damage(message: "section \(s) point \(i) is at latitude \(Double(p.latE7) * 1e-7)") }
+            if abs(Int64(p.lonE7)) > 1_800_000_000 { throw Damage(message: "section \(s) point \(i) is at longitude \(Double(p.lonE7) * 1e-7)") }
         }
     }
 
@@ -114,8 +119,8 @@ extension GraphFile {
 
     private func checkNodesAndEdges() throws {
         let n = scalar(.nodeCount), e = scalar(.edgeCount)
-        try checkCoordinates(lat: .nodeLatE7, lon: .nodeLonE7)
-        try checkCoordinates(lat: .shapeLatE7, lon: .shapeLonE7)
+        try checkCoordinates(.nodePoints)
+        try checkCoordinates(.shapePoints)
         try checkEdges()
         try checkOffsets(.stringOffsets, into: .stringBytes)
         // A node's ends are edge directions that really end there (2e: leaves from, 2e+1: reaches to).

@@ -109,8 +109,9 @@ final class GraphFileHostileTests: XCTestCase {
             (.rankComponent, { _, _ in 0xFFFF_FFFF }, "section rankComponent entry 0 is 65535"),
             // One bad value among good ones: the min/max pass fails and the walk names the entry.
             (.rankComponent, { i, old in i == 3 ? 0xFFFF_0000 | old & 0xFFFF : old }, "section rankComponent entry 7 is 65535"),
-            (.nodeLatE7, { i, old in i == 3 ? 950_000_000 : old }, "section nodeLatE7 entry 3 is latitude 95"),
-            (.shapeLonE7, { i, old in i == 5 ? UInt32(bitPattern: -1_850_000_000) : old }, "section shapeLonE7 entry 5 is longitude -185"),
+            // Points are (latitude, longitude) pairs: entry 6 is point 3's latitude, 11 point 5's longitude.
+            (.nodePoints, { i, old in i == 6 ? 950_000_000 : old }, "section nodePoints point 3 is at latitude 95"),
+            (.shapePoints, { i, old in i == 11 ? UInt32(bitPattern: -1_850_000_000) : old }, "section shapePoints point 5 is at longitude -185"),
             (.rankWeight, { i, old in i == 4 ? 1 << 30 + 1 : old }, "section rankWeight entry 4 is 1073741825"),
             (.gridCellEdges, { i, old in i == 2 ? 0xFFFF_FFF0 : old }, "section gridCellEdges entry 2 is 4294967280, not below"),
             // Two u16 boxes per u32: entry 0 gets south side 15 and north side 0.

@@ -113,8 +113,8 @@ final class GraphFileTests: XCTestCase {
         let edgeDirection: UnsafeBufferPointer<UInt32> = file.array(.rankEdgeDirection)
         let component: UnsafeBufferPointer<UInt16> = file.array(.rankComponent)
         let edges = file.edges
-        let lon: UnsafeBufferPointer<Int32> = file.array(.nodeLonE7)
-        func side(_ r: Int) -> Bool { lon[Int(edges[Int(edgeDirection[r] >> 1)].from)] < 95_000_000 }
+        let nodes = EdgeShapes(file).nodes
+        func side(_ r: Int) -> Bool { nodes[Int(edges[Int(edgeDirection[r] >> 1)].from)].lonE7 < 95_000_000 }
         let west = (0..<n).filter { component[$0] == 0 && side($0) }
         let east = (0..<n).filter { component[$0] == 0 && !side($0) }
         XCTAssertGreaterThan(west.count, 100)
