@@ -63,21 +63,26 @@ public struct EdgeShapes {
 }
 
 extension RoadGraph {
+    /// Whether edge e's shape has two or more points and starts and ends at its nodes, as the
+    /// graph file's shapes must (it stores only the points in between).
+    func shapeRunsBetweenItsNodes(_ e: Int) -> Bool {
+        let r = shapeRange(e), from = Int(edgeFrom[e]), to = Int(edgeTo[e])
+        return r.count >= 2
+            && shapeLatE7[r.lowerBound] == nodeLatE7[from] && shapeLonE7[r.lowerBound] == nodeLonE7[from]
+            && shapeLatE7[r.upperBound - 1] == nodeLatE7[to] && shapeLonE7[r.upperBound - 1] == nodeLonE7[to]
+    }
+
     /// The shapes without their end points, as the graph file stores them: per edge, the first
     /// inner point (and the total after the last edge), and the inner points. Every edge's shape
-    /// must start and end at its nodes; the graph build keeps that, and this checks it.
+    /// must run between its nodes (`GraphBuild` checks the tiles' edges, and merging chains keeps it).
     func innerShapes() -> (first: [UInt32], points: [E7Point]) {
         var first: [UInt32] = []
         first.reserveCapacity(edgeCount + 1)
         var points: [E7Point] = []
         points.reserveCapacity(max(0, shapeLatE7.count - 2 * edgeCount))
         for e in 0..<edgeCount {
+            precondition(shapeRunsBetweenItsNodes(e), "edge \(e)'s shape does not run from its from node to its to node")
             let r = shapeRange(e)
-            let from = Int(edgeFrom[e]), to = Int(edgeTo[e])
-            precondition(r.count >= 2
-                         && shapeLatE7[r.lowerBound] == nodeLatE7[from] && shapeLonE7[r.lowerBound] == nodeLonE7[from]
-                         && shapeLatE7[r.upperBound - 1] == nodeLatE7[to] && shapeLonE7[r.upperBound - 1] == nodeLonE7[to],
-                         "edge \(e)'s shape does not run from its from node to its to node")
             first.append(UInt32(points.count))
             for i in (r.lowerBound + 1)..<(r.upperBound - 1) { points.append(E7Point(latE7: shapeLatE7[i], lonE7: shapeLonE7[i])) }
         }

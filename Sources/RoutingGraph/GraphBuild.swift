@@ -54,6 +54,10 @@ public struct GraphBuild {
         stage("load")
 
         let road = RoadGraph(tiles: tileSet.tiles)
+        if let e = (0..<road.edgeCount).first(where: { !road.shapeRunsBetweenItsNodes($0) }) {
+            let from = road.nodeOsmId[Int(road.edgeFrom[e])], to = road.nodeOsmId[Int(road.edgeTo[e])]
+            throw InputError(file: directories[0], "the routing tiles' edge from OSM node \(from) to \(to) has a shape that does not start and end at those nodes")
+        }
         summary.nodes = road.nodeCount
         summary.edges = road.edgeCount
         summary.droppedEdges = road.droppedEdges

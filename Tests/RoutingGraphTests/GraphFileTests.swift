@@ -185,6 +185,31 @@ final class GraphFileTests: XCTestCase {
         }
     }
 
+    /// The graph file stores shapes without their end points, so tiles whose edge's shape does
+    /// not start at its node are refused with one line naming the edge, and nothing is written.
+    func testShapesOffTheirNodesAreRefused() throws {
+        let (dir, _, _) = try sampleGraph()
+        let result = try RoutingTileBuild(profile: CarProfile.embeddedDefault, grid: RoutingGrid.standard)
+            .run(PBFReaderFactory.sample(), selected: nil)
+        var tiles = result.tiles
+        var tile = try RoutingTileCodec.decode(tiles[0].raw)
+        tile.shapeLatE7[Int(tile.edges[0].shapeStart)] += 10
+        tiles[0].raw = RoutingTileCodec.encode(tile)
+        let pack = dir.appendingPathComponent("offnode.routing.pack").path
+        try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: result.dataVersion, profileName: "car",
+                                                              profileHash: CarProfile.embeddedDefault.hash, gridDegrees: 0.25,
+                                                              regionBBox: (9, 47, 10, 48), createdBy: "test"),
+                                    tiles: tiles, to: pack)
+        let tilesDir = dir.appendingPathComponent("offnode-tiles").path
+        _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tilesDir, progress: SilentProgress())
+        let out = dir.appendingPathComponent("offnode.chg").path
+        XCTAssertThrowsError(try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [tilesDir], output: out)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(tilesDir): the routing tiles' edge from OSM node "), "\(error)")
+            XCTAssertTrue("\(error)".hasSuffix("has a shape that does not start and end at those nodes"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+
     func testBadDirectoriesAreRefused() throws {
         let (dir, _, _) = try sampleGraph()
         let out = dir.appendingPathComponent("bad.chg").path
