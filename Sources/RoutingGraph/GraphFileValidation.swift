@@ -80,16 +80,18 @@ extension GraphFile {
     /// Every point within ±90° latitude and ±180° longitude.
     private func checkCoordinates(_ s: GraphFileFormat.Section) throws {
         let points: UnsafeBufferPointer<E7Point> = records(s)
+        let latitudes: ClosedRange<Int32> = -900_000_000...900_000_000, longitudes: ClosedRange<Int32> = -1_800_000_000...1_800_000_000
         // One pass of minima and maxima (the sections are megabytes), a walk only when it fails.
         var latLow = Int32.max, latHigh = Int32.min, lonLow = Int32.max, lonHigh = Int32.min
         for p in points {
             latLow = min(latLow, p.latE7); latHigh = max(latHigh, p.latE7)
             lonLow = min(lonLow, p.lonE7); lonHigh = max(lonHigh, p.lonE7)
         }
-        guard latLow < -900_000_000 || latHigh > 900_000_000 || lonLow < -1_800_000_000 || lonHigh > 1_800_000_000 else { return }
+        guard !latitudes.contains(latLow) || !latitudes.contains(latHigh)
+                || !longitudes.contains(lonLow) || !longitudes.contains(lonHigh) else { return }
         for (i, p) in points.enumerated() {
-            if abs(Int64(p.latE7)) > 900_000_000 { throw Damage(message: "section \(s) point \(i) is at latitude \(Double(p.latE7) * 1e-7)") }
-            if abs(Int64(p.lonE7)) > 1_800_000_000 { throw Damage(message: "section \(s) point \(i) is at longitude \(Double(p.lonE7) * 1e-7)") }
+            if !latitudes.contains(p.latE7) { throw Damage(message: "section \(s) point \(i) is at latitude \(Double(p.latE7) * 1e-7)") }
+            if !longitudes.contains(p.lonE7) { throw Damage(message: "section \(s) point \(i) is at longitude \(Double(p.lonE7) * 1e-7)") }
         }
     }
 
