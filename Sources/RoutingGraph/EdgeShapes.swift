@@ -3,7 +3,7 @@
     public var latE7: Int32
     public var lonE7: Int32
 
-    @inline(__always) public init(latE7: Int32, lonE7: Int32) {
+    @inlinable public init(latE7: Int32, lonE7: Int32) {
         self.latE7 = latE7
         self.lonE7 = lonE7
     }
@@ -30,11 +30,11 @@ public struct EdgeShapes {
     }
 
     /// Points of edge e, both ends included: two or more.
-    @inline(__always) public func count(_ e: Int) -> Int {
+    @inlinable @inline(__always) public func count(_ e: Int) -> Int {
         Int(edges[e + 1].shapeFirst) - Int(edges[e].shapeFirst) + 2
     }
 
-    @inline(__always) public func point(_ e: Int, _ k: Int) -> E7Point {
+    @inlinable @inline(__always) public func point(_ e: Int, _ k: Int) -> E7Point {
         if k == 0 { return node(Int(edges[e].from)) }
         let inner = Int(edges[e].shapeFirst) + k - 1
         if inner == Int(edges[e + 1].shapeFirst) { return node(Int(edges[e].to)) }
@@ -42,13 +42,13 @@ public struct EdgeShapes {
     }
 
     /// Point k of edge e counted in travel direction d (0 along the shape, 1 against it).
-    @inline(__always) public func point(_ e: Int, _ k: Int, direction d: Int) -> E7Point {
+    @inlinable @inline(__always) public func point(_ e: Int, _ k: Int, direction d: Int) -> E7Point {
         point(e, d == 0 ? k : count(e) - 1 - k)
     }
 
     /// Edge e's points in travel direction d, each passed to `body`; the first left out when
     /// `skippingFirst`. One pass: no per-point test for which end it is.
-    @inline(__always) public func forEachPoint(_ e: Int, direction d: Int, skippingFirst: Bool, _ body: (E7Point) -> Void) {
+    @inlinable @inline(__always) public func forEachPoint(_ e: Int, direction d: Int, skippingFirst: Bool, _ body: (E7Point) -> Void) {
         let record = edges[e], inner = Int(record.shapeFirst)..<Int(edges[e + 1].shapeFirst)
         if !skippingFirst { body(node(Int(d == 0 ? record.from : record.to))) }
         if d == 0 {
@@ -59,7 +59,7 @@ public struct EdgeShapes {
         body(node(Int(d == 0 ? record.to : record.from)))
     }
 
-    @inline(__always) public func node(_ v: Int) -> E7Point { nodes[v] }
+    @inlinable @inline(__always) public func node(_ v: Int) -> E7Point { nodes[v] }
 }
 
 extension RoadGraph {
