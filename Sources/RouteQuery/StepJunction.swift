@@ -52,8 +52,7 @@ extension StepBuilder {
     /// misses of all junctions at one level overlap.
     func prefetchRoads(at junctions: [StepJunction]) {
         guard let ends = data.nodeEnds.baseAddress, let ranks = data.edgeDirectionRank.baseAddress,
-              let edges = data.edges.baseAddress, let nodes = data.shapes.nodes.baseAddress,
-              let inner = data.shapes.inner.baseAddress
+              let edges = data.edges.baseAddress
         else { return }
         let first = data.nodeFirstEnd
         for j in junctions where !j.isQuiet { offgrid_prefetch(ends + Int(first[j.node])) }
@@ -67,15 +66,9 @@ extension StepBuilder {
         for j in junctions where !j.isQuiet {
             for i in Int(first[j.node])..<Int(first[j.node + 1]) {
                 // The segment leaving the junction: the junction's own coordinates (one point
-                // all its roads share) and the edge's inner point next to it, or its far node
-                // when it has none.
-                let ed = Int(ends[i]), e = ed >> 1, record = edges[e]
-                let next = ed & 1 == 0 ? Int(record.shapeFirst) : Int(edges[e + 1].shapeFirst) - 1
-                if next >= Int(record.shapeFirst) && next < Int(edges[e + 1].shapeFirst) {
-                    offgrid_prefetch(inner + next)
-                } else {
-                    offgrid_prefetch(nodes + Int(ed & 1 == 0 ? record.to : record.from))
-                }
+                // all its roads share) and the point after it on the edge.
+                let ed = Int(ends[i]), e = ed >> 1
+                offgrid_prefetch(data.shapes.address(e, ed & 1 == 0 ? 1 : data.shapes.count(e) - 2))
             }
         }
     }

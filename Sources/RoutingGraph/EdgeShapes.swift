@@ -34,11 +34,15 @@ public struct EdgeShapes {
         Int(edges[e + 1].shapeFirst) - Int(edges[e].shapeFirst) + 2
     }
 
-    @inlinable @inline(__always) public func point(_ e: Int, _ k: Int) -> E7Point {
-        if k == 0 { return node(Int(edges[e].from)) }
-        let inner = Int(edges[e].shapeFirst) + k - 1
-        if inner == Int(edges[e + 1].shapeFirst) { return node(Int(edges[e].to)) }
-        return self.inner[inner]
+    @inlinable @inline(__always) public func point(_ e: Int, _ k: Int) -> E7Point { address(e, k).pointee }
+
+    /// Where point k of edge e is stored: in `nodes` for the ends, in `inner` between them.
+    /// (Prefetches ask for it; `point` reads through it.)
+    @inlinable @inline(__always) public func address(_ e: Int, _ k: Int) -> UnsafePointer<E7Point> {
+        if k == 0 { return nodes.baseAddress! + Int(edges[e].from) }
+        let i = Int(edges[e].shapeFirst) + k - 1
+        if i == Int(edges[e + 1].shapeFirst) { return nodes.baseAddress! + Int(edges[e].to) }
+        return inner.baseAddress! + i
     }
 
     /// Point k of edge e counted in travel direction d (0 along the shape, 1 against it).
