@@ -91,18 +91,55 @@ final class CoreInArcs {
     let tails: [UInt32]
     let arcs: [UInt32]
 
+    /// Ordered by (head, tail, arc) with two counting sorts, the first made while the arcs are
+    /// read: they come in arc order, so placing each by its tail and then stably by its head
+    /// gives that order in linear time. A comparison sort of the tuples, appended one by one, was
+    /// most of the first path through the core (59 M of 63 M instructions at ~5 M nodes).
     init(graph g: CHGraphView, core: CHCoreTable) {
-        var entries: [(head: Int, tail: UInt32, arc: UInt32)] = []
-        CHCoreTable.forEachArc(in: g, first: core.first) { from, to, _, arc in
-            entries.append((to, UInt32(core.first + from), UInt32(arc)))
+        var tailStart = [Int32](repeating: 0, count: core.size + 1)
+        var headStart = [Int32](repeating: 0, count: core.size + 1)
+        tailStart.withUnsafeMutableBufferPointer { tailStart in
+            headStart.withUnsafeMutableBufferPointer { headStart in
+                CHCoreTable.forEachArc(in: g, first: core.first) { from, to, _, _ in
+                    tailStart[from + 1] += 1
+                    headStart[to + 1] += 1
+                }
+                for k in 0..<core.size {
+                    tailStart[k + 1] += tailStart[k]
+                    headStart[k + 1] += headStart[k]
+                }
+            }
         }
-        entries.sort { ($0.head, $0.tail, $0.arc) < ($1.head, $1.tail, $1.arc) }
-        var first = [Int32](repeating: 0, count: core.size + 1)
-        for e in entries { first[e.head + 1] += 1 }
-        for i in 0..<core.size { first[i + 1] += first[i] }
-        self.first = first
-        tails = entries.map(\.tail)
-        arcs = entries.map(\.arc)
+        let count = Int(tailStart[core.size])
+        // By tail, in arc order within a tail.
+        var byTail = [(head: Int32, tail: Int32, arc: UInt32)](repeating: (0, 0, 0), count: count)
+        var next = tailStart
+        byTail.withUnsafeMutableBufferPointer { byTail in
+            next.withUnsafeMutableBufferPointer { next in
+                CHCoreTable.forEachArc(in: g, first: core.first) { from, to, _, arc in
+                    byTail[Int(next[from])] = (Int32(to), Int32(from), UInt32(arc))
+                    next[from] += 1
+                }
+            }
+        }
+        // Then stably by head.
+        var tails = [UInt32](repeating: 0, count: count), arcs = [UInt32](repeating: 0, count: count)
+        next = headStart
+        tails.withUnsafeMutableBufferPointer { tails in
+            arcs.withUnsafeMutableBufferPointer { arcs in
+                next.withUnsafeMutableBufferPointer { next in
+                    for e in byTail {
+                        let i = Int(next[Int(e.head)])
+                        tails[i] = UInt32(core.first) + UInt32(e.tail)
+                        arcs[i] = e.arc
+                        next[Int(e.head)] += 1
+                    }
+                }
+            }
+        }
+        first = headStart
+        self.tails = tails
+        self.arcs = arcs
     }
 }
 

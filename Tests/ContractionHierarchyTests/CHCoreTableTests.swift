@@ -60,6 +60,32 @@ final class CHCoreTableTests: XCTestCase {
         }
     }
 
+    /// The core's incoming arcs, built with counting sorts, are each core arc usable in a
+    /// direction exactly once, ordered by (head, tail, arc) as a comparison sort orders them.
+    func testCoreInArcsAreOrderedByHeadTailAndArc() {
+        let road = TestGraphs.edgeBasedRoadGraph(targetNodes: 4000, seed: 19)
+        let built = ContractionHierarchyBuilder.build(nodeCount: road.nodeCount, arcs: road.arcs, options: ExactnessChecker.roundsOptions)
+        for coreSize in [1, 64, 300] {
+            let storage = CHGraphStorage(built, coreSize: coreSize)
+            guard let core = storage.view.core else { return XCTFail("no core table of \(coreSize) ranks") }
+            var expected: [(head: Int, tail: UInt32, arc: UInt32)] = []
+            CHCoreTable.forEachArc(in: storage.view, first: core.first) { from, to, _, arc in
+                expected.append((to, UInt32(core.first + from), UInt32(arc)))
+            }
+            expected.sort { ($0.head, $0.tail, $0.arc) < ($1.head, $1.tail, $1.arc) }
+            if coreSize > 1 { XCTAssertGreaterThan(expected.count, 0, "core of \(coreSize)") }
+            let inArcs = CoreInArcs(graph: storage.view, core: core)
+            XCTAssertEqual(inArcs.tails, expected.map(\.tail), "core of \(coreSize)")
+            XCTAssertEqual(inArcs.arcs, expected.map(\.arc), "core of \(coreSize)")
+            XCTAssertEqual(inArcs.first.count, core.size + 1)
+            for h in 0..<core.size {
+                let run = expected.indices.filter { expected[$0].head == h }
+                XCTAssertEqual(Int(inArcs.first[h]), run.first ?? Int(inArcs.first[h + 1]), "core of \(coreSize), head \(h)")
+                XCTAssertEqual(Int(inArcs.first[h + 1]) - Int(inArcs.first[h]), run.count, "core of \(coreSize), head \(h)")
+            }
+        }
+    }
+
     /// The core must take over most of a search: on a road graph, far fewer nodes are settled.
     func testCoreSearchSettlesFewerNodes() {
         let road = TestGraphs.edgeBasedRoadGraph(targetNodes: 4000, seed: 17)
