@@ -36,6 +36,11 @@ public final class GraphFile {
         guard let map = mmap(nil, fileSize, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
             throw InputError(file: path, "cannot map: \(String(cString: strerror(errno)))")
         }
+        // Huge pages where the kernel can give them (transparent huge pages in `madvise` mode,
+        // a filesystem with large folios): the file is read once into 2 MiB folios, each mapped
+        // by one entry, so the opening checks and the searches, which jump all over it, fault
+        // and miss the TLB far less. Best effort: nothing changes where it is refused.
+        _ = madvise(map, fileSize, MADV_HUGEPAGE)
         mapping = FileMapping(base: UnsafeRawPointer(map), size: fileSize)
         let base = mapping.base
         do {
