@@ -25,6 +25,8 @@ public struct BenchmarkReport: Encodable, Sendable {
     public var table1000x1000CPUMillis = 0.0
     public var table1000Code = ""
     public var peakRSSBytes = 0
+    /// The bytes of the graph file mapped with 2 MiB pages at the end of the run (nil: unknown).
+    public var graphHugePageBytes: Int?
     /// Set by the tool: opening the graph and answering one route, as a fresh process does.
     public var firstAnswerMillis: Double?
     public var firstAnswerCode: String?

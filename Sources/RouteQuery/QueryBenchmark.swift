@@ -118,6 +118,7 @@ public struct QueryBenchmark {
             }
         }
         out.peakRSSBytes = PeakMemory.bytes()
+        out.graphHugePageBytes = data.file.hugePageBytes
         return out
     }
 }

@@ -1,4 +1,5 @@
 import ContractionHierarchy
+import Foundation
 import OffgridCore
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,8 @@ public final class GraphFile {
     /// Owns the mapping, so every exit from `init` (and the file's end) unmaps it exactly once.
     private let mapping: FileMapping
     private var base: UnsafeRawPointer { mapping.base }
+    /// The bytes of the file the kernel maps with 2 MiB pages, nil where that is not known.
+    public var hugePageBytes: Int? { mapping.hugePageBytes }
     private var sections: [UInt32: (offset: Int, length: Int, crc: UInt32)] = [:]
     private var scalars: [UInt64] = []
     /// The rank of each edge direction (`2 × edge + direction`), `UInt32.max` for one without:
@@ -176,4 +179,24 @@ final class FileMapping {
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
+
+    /// The bytes of the mapping the kernel maps with 2 MiB pages (`FilePmdMapped` in
+    /// /proc/self/smaps), nil where that is not known. Benchmarks report it: on the same file,
+    /// searches and the opening checks run 10-25 % faster when most of it is.
+    var hugePageBytes: Int? {
+        // Read to the end: a /proc file's size is 0, which a whole-file read would trust.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/smaps"),
+              let data = try? handle.readToEnd(), let text = String(data: data, encoding: .utf8) else { return nil }
+        defer { try? handle.close() }
+        var inside = false
+        for line in text.split(separator: "\n") {
+            // A mapping's block starts with its address range: "7f3a00000000-7f3a12345000 r--p ...".
+            if let dash = line.firstIndex(of: "-"), let start = UInt(line[..<dash], radix: 16) {
+                inside = start == UInt(bitPattern: base)
+            } else if inside, line.hasPrefix("FilePmdMapped:") {
+                return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
+            }
+        }
+        return nil
+    }
 }

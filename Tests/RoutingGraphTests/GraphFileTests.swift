@@ -126,6 +126,18 @@ final class GraphFileTests: XCTestCase {
         }
     }
 
+    /// The share of the mapping in 2 MiB pages, which benchmarks report, is read from the
+    /// process's own mapping list: known on Linux, and never more than the file.
+    func testHugePageBytesAreReadFromTheMapping() throws {
+        let file = try GraphFile(path: try sampleGraph().graph)
+        #if os(Linux)
+        let bytes = try XCTUnwrap(file.hugePageBytes, "no FilePmdMapped line for the graph's mapping in /proc/self/smaps")
+        XCTAssertGreaterThanOrEqual(bytes, 0)
+        XCTAssertLessThanOrEqual(bytes, (file.fileSize + (1 << 21) - 1) & ~((1 << 21) - 1))
+        XCTAssertEqual(bytes % (1 << 21), 0, "huge pages are 2 MiB")
+        #endif
+    }
+
     /// The file stores only the points between an edge's end nodes (version 4); read back
     /// through `EdgeShapes`, every edge's shape is the built graph's, both ends included.
     func testShapesReadBackWithTheirEndNodes() throws {
