@@ -79,15 +79,51 @@ public struct GraphFileWriter {
     public func write(to path: String) throws -> Int {
         let (header, offsets, total) = encodeHeader()
         let file = try AtomicFile.create(path)
-        try file.write(header)
+        var out = HugePageChunks(file)
+        try out.append(header)
         var position = header.count
         for (i, (_, bytes)) in sections.enumerated() {
-            if offsets[i] > position { try file.write([UInt8](repeating: 0, count: offsets[i] - position)) }
-            try file.write(bytes)
+            if offsets[i] > position { try out.append([UInt8](repeating: 0, count: offsets[i] - position)) }
+            try out.append(bytes)
             position = offsets[i] + bytes.count
         }
-        if total > position { try file.write([UInt8](repeating: 0, count: total - position)) }
+        if total > position { try out.append([UInt8](repeating: 0, count: total - position)) }
+        try out.flush()
         try file.commit()
         return total
+    }
+}
+
+/// Bytes written on in whole 2 MiB pieces at multiples of 2 MiB (the last one shorter).
+///
+/// The file system keeps what was written in the page cache in folios as large as the writes
+/// allow; written section by section, at offsets anywhere, a ~1 M graph file was in 2 MiB folios
+/// for 38 of its 58 MB, in aligned 2 MiB writes for all of it. A reader that maps it with huge
+/// pages (`GraphFile`) then maps each folio with one entry from its first query on, without
+/// waiting for the file to leave the cache and be read again.
+struct HugePageChunks {
+    static let size = 1 << 21
+    private let file: AtomicFileWriter
+    private var buffer: [UInt8] = []
+
+    init(_ file: AtomicFileWriter) {
+        self.file = file
+        buffer.reserveCapacity(Self.size)
+    }
+
+    mutating func append(_ bytes: [UInt8]) throws {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let take = min(rest.count, Self.size - buffer.count)
+            buffer.append(contentsOf: rest.prefix(take))
+            rest = rest.dropFirst(take)
+            if buffer.count == Self.size { try flush() }
+        }
+    }
+
+    mutating func flush() throws {
+        if buffer.isEmpty { return }
+        try file.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
     }
 }
