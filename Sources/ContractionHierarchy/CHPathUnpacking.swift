@@ -59,12 +59,12 @@ extension CHQuery {
     /// A shortcut `a → b` via `m` is `a → m` then `m → b`; both halves are stored at `m`, the
     /// lowest of the three, as the backward arc to `a` and the forward arc to `b`. Finding them
     /// is four cache misses in a row (m's arc range, its arcs, the index word and the middles
-    /// of the halves). So the path is unpacked level by level: every shortcut still on it is replaced by
-    /// its halves in one pass, whose lookups go in stages (all middles asked for, then all
-    /// ranges, then all arcs, then the halves found), and the misses of a stage overlap. Depth
-    /// first, 16 arcs at a time off a stack, a stage overlapped at most 16 misses and most
-    /// batches held real arcs too: at ~5 M nodes unpacking was a quarter of a full route's time.
-    /// The order of the arcs, and so of the path, is the same.
+    /// of the halves). So the path is unpacked level by level: every shortcut still on it is
+    /// replaced by its halves in one pass whose lookups go in stages over all of them (the
+    /// ranges, then the arcs and index words, then the halves' middles, then the halves), and
+    /// the misses of a stage overlap. Depth first, 16 arcs at a time off a stack, a stage
+    /// overlapped at most 16 misses, most batches held real arcs too, and at ~5 M nodes
+    /// unpacking was a quarter of a full route's time. The order of the arcs is the same.
     ///
     /// False on a hierarchy that does not unpack (a missing half, a middle not below both ends,
     /// or far more nodes than a shortest path can have): a damaged graph fails the query, it does not
