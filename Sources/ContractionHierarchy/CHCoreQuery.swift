@@ -96,48 +96,45 @@ final class CoreInArcs {
     /// gives that order in linear time. A comparison sort of the tuples, appended one by one, was
     /// most of the first path through the core (59 M of 63 M instructions at ~5 M nodes).
     init(graph g: CHGraphView, core: CHCoreTable) {
-        var tailStart = [Int32](repeating: 0, count: core.size + 1)
-        var headStart = [Int32](repeating: 0, count: core.size + 1)
-        tailStart.withUnsafeMutableBufferPointer { tailStart in
-            headStart.withUnsafeMutableBufferPointer { headStart in
-                CHCoreTable.forEachArc(in: g, first: core.first) { from, to, _, _ in
-                    tailStart[from + 1] += 1
-                    headStart[to + 1] += 1
-                }
-                for k in 0..<core.size {
-                    tailStart[k + 1] += tailStart[k]
-                    headStart[k + 1] += headStart[k]
-                }
-            }
+        // Scratch in plain buffers: arrays captured by the closures below were checked for
+        // uniqueness at every store.
+        let tailStart = UnsafeMutableBufferPointer<Int32>.allocate(capacity: core.size + 1)
+        let headStart = UnsafeMutableBufferPointer<Int32>.allocate(capacity: core.size + 1)
+        let next = UnsafeMutableBufferPointer<Int32>.allocate(capacity: core.size + 1)
+        defer { tailStart.deallocate(); headStart.deallocate(); next.deallocate() }
+        tailStart.initialize(repeating: 0)
+        headStart.initialize(repeating: 0)
+        CHCoreTable.forEachArc(in: g, first: core.first) { from, to, _, _ in
+            tailStart[from + 1] += 1
+            headStart[to + 1] += 1
+        }
+        for k in 0..<core.size {
+            tailStart[k + 1] += tailStart[k]
+            headStart[k + 1] += headStart[k]
         }
         let count = Int(tailStart[core.size])
         // By tail, in arc order within a tail.
-        var byTail = [(head: Int32, tail: Int32, arc: UInt32)](repeating: (0, 0, 0), count: count)
-        var next = tailStart
-        byTail.withUnsafeMutableBufferPointer { byTail in
-            next.withUnsafeMutableBufferPointer { next in
-                CHCoreTable.forEachArc(in: g, first: core.first) { from, to, _, arc in
-                    byTail[Int(next[from])] = (Int32(to), Int32(from), UInt32(arc))
-                    next[from] += 1
-                }
-            }
+        let byTail = UnsafeMutableBufferPointer<(head: Int32, tail: Int32, arc: UInt32)>.allocate(capacity: count)
+        defer { byTail.deallocate() }
+        _ = next.initialize(from: tailStart)
+        CHCoreTable.forEachArc(in: g, first: core.first) { from, to, _, arc in
+            byTail[Int(next[from])] = (Int32(to), Int32(from), UInt32(arc))
+            next[from] += 1
         }
         // Then stably by head.
+        _ = next.update(fromContentsOf: headStart)
         var tails = [UInt32](repeating: 0, count: count), arcs = [UInt32](repeating: 0, count: count)
-        next = headStart
         tails.withUnsafeMutableBufferPointer { tails in
             arcs.withUnsafeMutableBufferPointer { arcs in
-                next.withUnsafeMutableBufferPointer { next in
-                    for e in byTail {
-                        let i = Int(next[Int(e.head)])
-                        tails[i] = UInt32(core.first) + UInt32(e.tail)
-                        arcs[i] = e.arc
-                        next[Int(e.head)] += 1
-                    }
+                for e in byTail {
+                    let i = Int(next[Int(e.head)])
+                    tails[i] = UInt32(core.first) + UInt32(e.tail)
+                    arcs[i] = e.arc
+                    next[Int(e.head)] += 1
                 }
             }
         }
-        first = headStart
+        first = Array(headStart)
         self.tails = tails
         self.arcs = arcs
     }
