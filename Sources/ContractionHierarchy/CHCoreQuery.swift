@@ -37,33 +37,9 @@ extension CHQuery {
         return (best, UInt32(Int(forwardSet.index[i]) + core.first), UInt32(Int(backwardSet.index[j]) + core.first))
     }
 
-    /// A shortest path within the core from `entry` to `exit` (none when they are one rank), as
-    /// arcs in travel order, rebuilt backwards from `exit`: the arc into each rank from a predecessor whose table distance
-    /// from `entry` plus the arc's weight is the rank's (so all lookups read `entry`'s row).
-    /// Nil if no arc fits (a damaged table, or zero-weight arcs leading only back onto the path).
+    /// A shortest path within the core from `entry` to `exit` (`CoreInArcs.path`).
     func corePath(from entry: UInt32, to exit: UInt32, core: CHCoreTable) -> [CoreHop]? {
-        let into = coreInArcs(core)
-        let first = core.first, row = Int(entry) - first
-        var hops: [CoreHop] = []
-        var y = exit
-        while y != entry {
-            let dy = core.distance(row, Int(y) - first)
-            var found: CoreHop?
-            for k in Int(into.first[Int(y) - first])..<Int(into.first[Int(y) - first + 1]) {
-                let x = into.tails[k], arc = into.arcs[k]
-                // Zero-weight arcs could lead back to a rank already on the path.
-                if x == exit || hops.contains(where: { $0.from == x }) { continue }
-                let dx = core.distance(row, Int(x) - first)
-                if dx != CHCoreTable.unreachable && UInt64(dx) + UInt64(graph.arcs[Int(arc)].weight) == UInt64(dy) {
-                    found = (arc, x, y)
-                    break
-                }
-            }
-            guard let hop = found else { return nil }
-            hops.append(hop)
-            y = hop.from
-        }
-        return hops.reversed()
+        coreInArcs(core).path(from: entry, to: exit, core: core, graph: graph)
     }
 
     /// Where a path is read from: the forward tree's end `upEnd`, the backward tree's start
@@ -78,8 +54,9 @@ extension CHQuery {
         guard let core = graph.core else { return wholeHierarchy() }
         let found = sources.withUnsafeBufferPointer { s in targets.withUnsafeBufferPointer { t in coreSearch(s, t, core: core) } }
         guard found.distance != UInt64.max else { return nil }
-        // When the core path cannot be rebuilt, the whole hierarchy's search finds one as short.
-        guard let hops = corePath(from: found.entry, to: found.exit, core: core) else { return wholeHierarchy() }
+        // The core may be uncontracted (`ContractedGraph.uncontractedCore`): no search may go
+        // through it, so its path comes from the table and its arcs alone.
+        guard let hops = corePath(from: found.entry, to: found.exit, core: core) else { return nil }
         return (found.distance, found.entry, found.exit, hops)
     }
 }

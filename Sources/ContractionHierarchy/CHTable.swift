@@ -45,27 +45,46 @@ extension CHQuery {
         let workers = scratch.workers
         let g = graph
         let trees = metric.map { m in workers.map { $0.pathTrees(graph: g, metric: m) } }
+        // With a core table every search stays below the core (`CHTableCore.swift`).
+        let core = g.core
+        let coreScratch = core.map { c in workers.map { $0.coreScratch(size: c.size) } }
+        let inArcs = core.flatMap { c in metric == nil ? nil : coreInArcs(c) }
         // Backward searches, one per target: the nodes each settles unstalled, with distances
-        // (and with a metric, each one's path down to the target).
+        // (and with a metric, each one's path down to the target), and the core ranks it reaches.
         var hits = [[BucketHit]](repeating: [], count: targets.count)
         var tails = [[BucketTail]](repeating: [], count: metric == nil ? 0 : targets.count)
+        var access = [[TargetAccess]](repeating: [], count: core == nil ? 0 : targets.count)
         hits.withUnsafeMutableBufferPointer { slots in
             tails.withUnsafeMutableBufferPointer { tailSlots in
+            access.withUnsafeMutableBufferPointer { accessSlots in
                 Parallel.forEachChunk(count: targets.count, threads: workers.count, chunkSize: 8) { w, range in
                     for t in range {
                         var found: [BucketHit] = [], foundTails: [BucketTail] = []
                         trees?[w].startSearch()
-                        workers[w].exhaustUpward(from: targets[t], graph: g, stallBit: CHDirection.forward) { v, d, parentArc in
+                        var list = coreScratch.map { CoreAccessList(first: UInt32(core!.first), ranks: $0[w].lists.backward) } ?? .none
+                        workers[w].exhaustUpward(from: targets[t], graph: g, stallBit: CHDirection.forward, core: &list) { v, d, parentArc in
                             found.append(BucketHit(node: v, distance: d))
                             if let trees { foundTails.append(trees[w].extend(v, parentArc: parentArc, bit: CHDirection.backward)) }
                         }
                         slots[t] = found
                         if trees != nil { tailSlots[t] = foundTails }
+                        if let core, let coreScratch {
+                            let labels = workers[w].state.buffers.label
+                            let set = coreScratch[w].lists.backwardSet.fill(list, labels: labels, below: UInt64.max, first: core.first)
+                                .pruned(core, forward: false)
+                            accessSlots[t] = (0..<set.count).map { i in
+                                let rank = UInt32(Int(set.index[i]) + core.first)
+                                let tail = trees?[w].extend(rank, parentArc: labels[Int(rank)].parentArc, bit: CHDirection.backward)
+                                return TargetAccess(index: set.index[i], distance: set.distance[i], tail: tail ?? BucketTail(root: 0, length: 0))
+                            }
+                        }
                     }
                 }
             }
+            }
         }
         let buckets = scratch.fillBuckets(hits, tails: metric == nil ? nil : tails)
+        let targetAccess = core.map { TableTargetAccess(access, coreSize: $0.size, withTails: metric != nil) }
         // Forward searches, one per source, each filling its own row.
         result.withUnsafeMutableBufferPointer { matrix in
             spans.withUnsafeMutableBufferPointer { spanMatrix in
@@ -75,7 +94,8 @@ extension CHQuery {
                         let row = matrix.baseAddress! + s * targets.count
                         tree?.startRow(targets: targets.count)
                         tree?.startSearch()
-                        workers[w].exhaustUpward(from: sources[s], graph: g, stallBit: CHDirection.backward) { v, d, parentArc in
+                        var list = coreScratch.map { CoreAccessList(first: UInt32(core!.first), ranks: $0[w].lists.forward) } ?? .none
+                        workers[w].exhaustUpward(from: sources[s], graph: g, stallBit: CHDirection.backward, core: &list) { v, d, parentArc in
                             let slot = buckets.slot[Int(v)]
                             if let tree { _ = tree.extend(v, parentArc: parentArc, bit: CHDirection.forward) }
                             guard slot.stamp == buckets.stamp else { return }
@@ -92,9 +112,24 @@ extension CHQuery {
                                 e &+= 1
                             }
                         }
+                        var sourceSet: CoreAccessSet?
+                        if let core, let coreScratch, let targetAccess {
+                            let labels = workers[w].state.buffers.label
+                            let set = coreScratch[w].lists.forwardSet.fill(list, labels: labels, below: UInt64.max, first: core.first)
+                                .pruned(core, forward: true)
+                            coreScratch[w].fillThrough(set, columns: targetAccess.columns, core: core)
+                            coreScratch[w].combine(into: row, targets: targetAccess, targetCount: targets.count)
+                            sourceSet = set
+                        }
                         if let tree {
                             for t in 0..<targets.count where row[t] != UInt64.max {
-                                spanMatrix[s * targets.count + t] = tree.span(target: t, tails: buckets.tails)
+                                if let core, let coreScratch, let targetAccess, let inArcs, let sourceSet, coreScratch[w].meets[t] >= 0 {
+                                    spanMatrix[s * targets.count + t] = coreSpan(
+                                        entry: coreScratch[w].meets[t], sourceSet: sourceSet, targets: targetAccess, tree: tree,
+                                        scratch: coreScratch[w], core: core, inArcs: inArcs, labels: workers[w].state.buffers.label)
+                                } else {
+                                    spanMatrix[s * targets.count + t] = tree.span(target: t, tails: buckets.tails)
+                                }
                             }
                         }
                     }
@@ -102,6 +137,22 @@ extension CHQuery {
             }
         }
         return (result, spans)
+    }
+
+    /// The span of a row's path through the core to the target whose best access entry is
+    /// `entry`: the source's tree up to the access rank, the core path, the target's tail.
+    private func coreSpan(entry j: Int, sourceSet: CoreAccessSet, targets: TableTargetAccess, tree: TablePathTrees,
+                          scratch: TableCoreScratch, core: CHCoreTable, inArcs: CoreInArcs,
+                          labels: UnsafeMutablePointer<SearchLabel>) -> CHPathSpan? {
+        let column = Int(targets.column[j])
+        let i = Int(scratch.throughFrom[column])
+        let a = UInt32(Int(sourceSet.index[i]) + core.first), b = UInt32(Int(targets.columns[column]) + core.first)
+        let up = tree.extend(a, parentArc: labels[Int(a)].parentArc, bit: CHDirection.forward)
+        let down = targets.tail[j]
+        guard up.length != UInt64.max, down.length != UInt64.max,
+              let middle = scratch.coreLength(from: a, to: b, core: core, inArcs: inArcs, graph: graph, lengths: tree.lengths) else { return nil }
+        return CHPathSpan(first: up.root, last: down.root, length: up.length &+ middle &+ down.length,
+                          isSingleNode: a == b && up.root == a && down.root == b)
     }
 
     /// The table scratch with at least `threads` workers.
@@ -151,6 +202,7 @@ final class TableWorker: @unchecked Sendable {
     let state: UpwardSearchState
     private var stamp: UInt32 = 0
     private var trees: TablePathTrees?
+    private var core: TableCoreScratch?
 
     init(nodeCount: Int) { state = UpwardSearchState(nodeCount: nodeCount) }
 
@@ -162,23 +214,32 @@ final class TableWorker: @unchecked Sendable {
         return fresh
     }
 
+    /// This worker's core scratch (kept while the core's size is the same).
+    func coreScratch(size: Int) -> TableCoreScratch {
+        if let core, core.size == size { return core }
+        let fresh = TableCoreScratch(coreSize: size)
+        core = fresh
+        return fresh
+    }
+
     /// A full upward search (no stopping criterion) with stall-on-demand; calls `visit` for every
-    /// settled node that is not stalled, with its distance and the arc it was reached by.
+    /// settled node that is not stalled, with its distance and the arc it was reached by. Kept
+    /// below `core.first`: the core ranks it reaches are labelled and listed in `core` instead.
     @inline(__always)
-    func exhaustUpward(from ends: [CHEndpoint], graph g: CHGraphView, stallBit: UInt8,
+    func exhaustUpward(from ends: [CHEndpoint], graph g: CHGraphView, stallBit: UInt8, core: inout CoreAccessList,
                        _ visit: (UInt32, UInt64, UInt32) -> Void) {
         if stamp == UInt32.max { state.resetStamps(); stamp = 0 }
         stamp += 1
         let q = stamp
         var search = state.buffers
-        ends.withUnsafeBufferPointer { search.start($0, stamp: q, nodeCount: g.nodeCount) }
+        ends.withUnsafeBufferPointer { search.start($0, stamp: q, nodeCount: g.nodeCount, core: &core) }
         while !search.heap.isEmpty {
             let (v, d) = search.heap.popMin()
             let vi = Int(v)
             let begin = Int(g.firstOut[vi]), end = Int(g.firstOut[vi &+ 1])
             guard let usable = search.stallTest(d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) else { continue }
             visit(v, d, search.label[vi].parentArc)
-            search.relax(v, d: d, usable: usable, graph: g, stamp: q, bound: UInt64.max)
+            search.relax(v, d: d, usable: usable, graph: g, stamp: q, bound: UInt64.max, core: &core)
         }
     }
 }
