@@ -60,18 +60,29 @@ final class TableCoreScratch {
     /// Per target of the current row: the target access entry of its best path through the
     /// core, -1 when its best was met below it.
     var meets: [Int] = []
-    /// Core path sums for spans, by entry << 32 | exit (nil: the path's sum is unknown).
-    var coreLengths: [UInt64: UInt64?] = [:]
+    /// Core path sums for spans: per entry rank, the sum from it to each core index along its
+    /// shortest-path tree as far as walked (`notWalked` elsewhere), in one of `entrySlots` rows
+    /// of `sums` (allocated on first use); the last entry looked up is remembered.
+    var entrySlot: [UInt32: Int] = [:]
+    var sums: UnsafeMutablePointer<UInt64>?
+    var lastEntry = UInt32.max, lastSums: UnsafeMutablePointer<UInt64>?
+    static let entrySlots = 256
+    /// The ranks of the walk in progress (core indexes), with a stamp to spot one coming back.
+    var walk: [(index: Int, sum: UInt64)] = []
+    var onWalk: [UInt32]
+    var walkStamp: UInt32 = 0
+    static let notWalked = UInt64.max
 
     init(coreSize: Int) {
         size = coreSize
         lists = CoreAccessLists(capacity: coreSize)
+        onWalk = [UInt32](repeating: 0, count: coreSize)
         through = .allocate(capacity: 1)
         throughFrom = .allocate(capacity: 1)
         capacity = 1
     }
 
-    deinit { through.deallocate(); throughFrom.deallocate() }
+    deinit { through.deallocate(); throughFrom.deallocate(); sums?.deallocate() }
 
     /// The source access ranks' best distances to every column: `through[c]`, `throughFrom[c]`.
     func fillThrough(_ sources: CoreAccessSet, columns: [Int32], core: CHCoreTable) {
@@ -118,25 +129,85 @@ final class TableCoreScratch {
 }
 
 extension TableCoreScratch {
-    /// The `lengths` sum along the core path from `entry` to `exit` (`CoreInArcs.path`),
-    /// remembered per pair; nil when a hop's sum is unknown.
+    /// The `lengths` sum along a shortest core path from `entry` to `exit`; nil when a hop's sum
+    /// is unknown.
+    ///
+    /// Walked backwards from `exit` as `CoreInArcs.greedyPath` does (the first in-arc from a rank
+    /// whose table distance plus the arc's weight is this rank's), but only until a rank whose
+    /// sum from `entry` is known: the walks from one entry form its shortest-path tree, so a
+    /// table's pairs through the core cost about one walk per core rank reached, not one per
+    /// pair. A walk that comes back onto itself (zero-weight cycles) takes `CoreInArcs.path`'s
+    /// path for its pair instead, remembering nothing.
     func coreLength(from entry: UInt32, to exit: UInt32, core: CHCoreTable, inArcs: CoreInArcs,
                     graph: CHGraphView, lengths: CHArcLengths) -> UInt64? {
         if entry == exit { return 0 }
-        let key = UInt64(entry) << 32 | UInt64(exit)
-        if let known = coreLengths[key] { return known }
-        var sum: UInt64? = 0
-        if let hops = inArcs.path(from: entry, to: exit, core: core, graph: graph) {
-            for hop in hops {
-                // A core arc is stored at its lower end; from the lower to the higher rank it is used forward.
-                guard let l = lengths.length(arc: Int(hop.arc), tail: min(hop.from, hop.to),
-                                             bit: hop.from < hop.to ? CHDirection.forward : CHDirection.backward) else { sum = nil; break }
-                sum = sum.map { $0 &+ l }
-            }
-        } else {
-            sum = nil
+        let first = core.first, row = Int(entry) - first
+        let sums = sumsFrom(entry, row: row)
+        func hopLength(_ arc: UInt32, from x: UInt32, to y: UInt32) -> UInt64? {
+            // A core arc is stored at its lower end; from the lower to the higher rank it is used forward.
+            lengths.length(arc: Int(arc), tail: min(x, y), bit: x < y ? CHDirection.forward : CHDirection.backward)
         }
-        coreLengths[key] = sum
-        return sum
+        func alongPath() -> UInt64? {
+            guard let hops = inArcs.path(from: entry, to: exit, core: core, graph: graph) else { return nil }
+            var sum: UInt64 = 0
+            for hop in hops {
+                guard let l = hopLength(hop.arc, from: hop.from, to: hop.to) else { return nil }
+                sum &+= l
+            }
+            return sum
+        }
+        if walkStamp == UInt32.max { onWalk = [UInt32](repeating: 0, count: size); walkStamp = 0 }
+        walkStamp += 1
+        walk.removeAll(keepingCapacity: true)
+        do {
+            var y = Int(exit) - first
+            while sums[y] == Self.notWalked {
+                onWalk[y] = walkStamp
+                let dy = core.distance(row, y)
+                var found: (x: Int, length: UInt64)?
+                for k in Int(inArcs.first[y])..<Int(inArcs.first[y + 1]) {
+                    let x = Int(inArcs.tails[k]) - first, arc = inArcs.arcs[k]
+                    let dx = core.distance(row, x)
+                    guard dx != CHCoreTable.unreachable, UInt64(dx) + UInt64(graph.arcs[Int(arc)].weight) == UInt64(dy) else { continue }
+                    if onWalk[x] == walkStamp { continue }
+                    guard let l = hopLength(arc, from: UInt32(x + first), to: UInt32(y + first)) else { return alongPath() }
+                    found = (x, l)
+                    break
+                }
+                guard let (x, l) = found else { return alongPath() }
+                walk.append((y, l))
+                y = x
+            }
+            var sum = sums[y]
+            for step in walk.reversed() {
+                sum &+= step.sum
+                sums[step.index] = sum
+            }
+            return sums[Int(exit) - first]
+        }
+    }
+
+    /// `entry`'s row of sums, made (all `notWalked` but its own 0) when it has none; when all
+    /// rows are taken, every row is forgotten.
+    private func sumsFrom(_ entry: UInt32, row: Int) -> UnsafeMutablePointer<UInt64> {
+        if entry == lastEntry, let lastSums { return lastSums }
+        let base = sums ?? {
+            let all = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.entrySlots * size)
+            sums = all
+            return all
+        }()
+        let row0: UnsafeMutablePointer<UInt64>
+        if let slot = entrySlot[entry] {
+            row0 = base + slot * size
+        } else {
+            if entrySlot.count == Self.entrySlots { entrySlot.removeAll(keepingCapacity: true) }
+            row0 = base + entrySlot.count * size
+            entrySlot[entry] = entrySlot.count
+            row0.update(repeating: Self.notWalked, count: size)
+            row0[row] = 0
+        }
+        lastEntry = entry
+        lastSums = row0
+        return row0
     }
 }
