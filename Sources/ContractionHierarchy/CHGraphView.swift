@@ -168,8 +168,10 @@ public final class CHGraphStorage: @unchecked Sendable {
     private let shortcutMiddle: UnsafeMutableBufferPointer<UInt32>
     private let coreEntries: UnsafeMutableRawBufferPointer
 
-    /// With `coreSize` > 0, distance queries use a table of the top `coreSize` ranks.
+    /// With `coreSize` > 0, distance queries use a table of the top `coreSize` ranks; a graph
+    /// with an uncontracted core gets at least that core's table, which its queries need.
     public init(_ graph: ContractedGraph, coreSize: Int = 0) {
+        let coreSize = max(coreSize, graph.uncontractedCore)
         func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, array.count))
             _ = buffer.initialize(from: array)
@@ -186,6 +188,7 @@ public final class CHGraphStorage: @unchecked Sendable {
                                 arcs: UnsafeBufferPointer(arcs), middle: middle)
         // One byte before the entries, as `CHCoreTable` reads four bytes ending with each entry.
         let table = CHCoreTable.build(plain, size: coreSize, threads: 1)
+        precondition(!table.isEmpty || graph.uncontractedCore == 0, "an uncontracted core's distances do not fit a core table")
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 + table.count, alignment: 8)
         block.initializeMemory(as: UInt8.self, repeating: 0)
         UnsafeMutableRawBufferPointer(rebasing: block[1...]).copyBytes(from: table)

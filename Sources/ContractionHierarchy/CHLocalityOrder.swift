@@ -25,7 +25,7 @@ extension ContractedGraph {
     }
 
     /// The same hierarchy (same arcs, weights, directions) with ranks replaced by ids sorted by
-    /// level, then `spatialKey` (indexed by original node id), then old rank; `rankOfNode` maps
+    /// level (an uncontracted core last), then `spatialKey` (indexed by original node id), then old rank; `rankOfNode` maps
     /// original nodes to the new ids. Arcs within a node keep the documented sort order. The
     /// arcs are written on `threads` workers; the result does not depend on it.
     public func renumberedForLocality(spatialKey: [UInt64], threads: Int = Parallel.activeProcessorCount) -> ContractedGraph {
@@ -34,7 +34,12 @@ extension ContractedGraph {
         let nodeOfRank = self.nodeOfRank
         // The sort keys side by side: a comparison that looked them up went to three arrays in
         // random order, a cache miss each.
-        var keyed = (0..<nodeCount).map { r in (level: level[r], place: spatialKey[Int(nodeOfRank[r])], rank: UInt32(r)) }
+        // An uncontracted core keeps the top ids, which its table covers (levels alone could
+        // put a core node below one that is not).
+        let firstCore = nodeCount - uncontractedCore
+        var keyed = (0..<nodeCount).map { r in
+            (level: (r >= firstCore ? 1 << 32 : 0) | UInt64(level[r]), place: spatialKey[Int(nodeOfRank[r])], rank: UInt32(r))
+        }
         keyed.sort { ($0.level, $0.place, $0.rank) < ($1.level, $1.place, $1.rank) }
         let order = keyed.map(\.rank)   // new id → old rank
         var newId = [UInt32](repeating: 0, count: nodeCount)   // old rank → new id
@@ -72,6 +77,6 @@ extension ContractedGraph {
         }}}}
         return ContractedGraph(nodeCount: nodeCount, rankOfNode: rankOfNode.map { newId[Int($0)] }, firstOut: outFirst,
                                head: outHead, weight: outWeight, middle: outMiddle, direction: outDirection,
-                               shortcutCount: shortcutCount)
+                               shortcutCount: shortcutCount, uncontractedCore: uncontractedCore)
     }
 }

@@ -21,9 +21,13 @@ public struct ContractedGraph: Sendable, Equatable {
     public var direction: [UInt8]
     /// Arcs with a middle node (a shortcut stored forward and backward in one entry counts once).
     public var shortcutCount: Int
+    /// The top ranks left uncontracted (`ContractionOptions.uncontractedCore`): their arcs among
+    /// themselves are the graph that remained, not an up-down hierarchy, so searches must not go
+    /// through them but finish with a table of their distances (`CHCoreTable`).
+    public var uncontractedCore: Int
 
     public init(nodeCount: Int, rankOfNode: [UInt32], firstOut: [UInt32], head: [UInt32], weight: [UInt32],
-                middle: [UInt32], direction: [UInt8], shortcutCount: Int) {
+                middle: [UInt32], direction: [UInt8], shortcutCount: Int, uncontractedCore: Int = 0) {
         self.nodeCount = nodeCount
         self.rankOfNode = rankOfNode
         self.firstOut = firstOut
@@ -32,6 +36,7 @@ public struct ContractedGraph: Sendable, Equatable {
         self.middle = middle
         self.direction = direction
         self.shortcutCount = shortcutCount
+        self.uncontractedCore = uncontractedCore
     }
 
     public var arcCount: Int { head.count }

@@ -107,8 +107,10 @@ final class ContractionRun {
         log("initial priorities")
         var lazy = options.lazyReevaluation
         var nextReport = nodeCount - nodeCount / 10
-        while remaining.count > options.sequentialTail {
-            let contracted = contractRound(&remaining, lazy: lazy)
+        let core = min(options.uncontractedCore, nodeCount)
+        while remaining.count > max(options.sequentialTail, core) {
+            // An uncontracted core keeps exactly its size: the last round stops there.
+            let contracted = contractRound(&remaining, lazy: lazy, limit: core > 0 ? remaining.count - core : .max)
             // A round in which every chosen node was put back only raised keys; the next one
             // contracts unconditionally so that progress is guaranteed.
             lazy = options.lazyReevaluation && contracted > 0
@@ -123,20 +125,31 @@ final class ContractionRun {
         log("round phases (s): selection \(phaseSeconds[0]), contraction searches \(phaseSeconds[1]), applying \(phaseSeconds[2]), priority updates \(phaseSeconds[3])")
         log("after \(rounds) rounds: \(remaining.count) left, \(graph.arcCount) arcs among them")
         updatePriorities(of: remaining.filter { dirty[Int($0)] != 0 })
-        contractSequentially(remaining)
+        contractSequentially(remaining, leaving: core)
+        let uncontracted = remaining.filter { rankOfNode[Int($0)] == UInt32.max }
+        if !uncontracted.isEmpty {
+            log("contracted all but \(uncontracted.count); \(collector.arcCount) upward arcs, \(graph.arcCount) arcs among the rest")
+            rankUncontracted(uncontracted)
+        }
         progress?(nextRank, nodeCount)
         log("contracted; \(collector.arcCount) upward arcs, \(deferrals) deferrals")
-        let result = collector.assemble(rankOfNode: rankOfNode, threads: options.threads)
+        var result = collector.assemble(rankOfNode: rankOfNode, threads: options.threads)
+        result.uncontractedCore = uncontracted.count
         log("assembled: \(result.arcCount) arcs, \(result.shortcutCount) shortcuts")
         return result
     }
 
-    /// One parallel round; returns how many nodes it contracted.
-    func contractRound(_ remaining: inout [UInt32], lazy: Bool) -> Int {
+    /// One parallel round of at most `limit` nodes (those of smallest key among the chosen);
+    /// returns how many nodes it contracted.
+    func contractRound(_ remaining: inout [UInt32], lazy: Bool, limit: Int = .max) -> Int {
         rounds += 1
         phaseStart = clock.now
         var chosen = NodeOrdering.localMinima(remaining: remaining, key: key, oneHopMinimum: oneHopMinimum,
                                               graph: graph, threads: options.threads)
+        if chosen.count > limit {
+            let bar = chosen.map { key[Int($0)] }.sorted()[limit - 1]
+            chosen.removeAll { key[Int($0)] > bar }
+        }
         endPhase(0)
         if options.lazyNeighbourUpdates { chosen = refreshDirty(chosen) }
         endPhase(3)

@@ -17,12 +17,15 @@ extension ContractionRun {
     /// one in-neighbour at a time, each worker taking the next when it is free: searches from
     /// different in-neighbours differ widely in cost, and a fixed half each left one core
     /// waiting (the tail ran 1.48× faster on two threads than on one).
-    func contractSequentially(_ remaining: [UInt32]) {
+    ///
+    /// Stops when `core` nodes are left (`ContractionOptions.uncontractedCore`).
+    func contractSequentially(_ remaining: [UInt32], leaving core: Int = 0) {
         var queue = KeyQueue()
         for v in remaining { queue.push(key[Int(v)]) }
         var estimates: [ContractionEstimate] = []
         var sinceProgress = 0
-        while let top = queue.pop() {
+        var left = remaining.count
+        while left > core, let top = queue.pop() {
             let v = Int(UInt32(truncatingIfNeeded: top))
             if rankOfNode[v] != UInt32.max || key[v] != top { continue }  // stale entry
             let inDegree = graph.degree(v, DynamicGraph.inSide)
@@ -56,11 +59,24 @@ extension ContractionRun {
             let all = tailLists[0]
             for list in tailLists[1..<split] { all.append(contentsOf: list) }
             apply([DecidedContraction(node: v, list: all, shortcuts: 0..<all.count)])
+            left -= 1
             sinceProgress += 1
             if sinceProgress == 256 {
                 sinceProgress = 0
                 progress?(nextRank, nodeCount)
             }
+        }
+    }
+}
+
+extension ContractionRun {
+    /// Gives the nodes left uncontracted the top ranks, smallest key first, each with its arcs to
+    /// those ranked after it and no shortcut: the core's arcs stay the graph that remained.
+    func rankUncontracted(_ core: [UInt32]) {
+        let none = ShortcutList()
+        for v in core.sorted(by: { key[Int($0)] < key[Int($1)] }) {
+            beginTouching()
+            apply([DecidedContraction(node: Int(v), list: none, shortcuts: 0..<0)])
         }
     }
 }

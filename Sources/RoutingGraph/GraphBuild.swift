@@ -85,12 +85,6 @@ public struct GraphBuild {
         var options = contractionOptions ?? ContractionOptions()
         options.threads = threads
         options.log = log
-        let contracted = ContractionHierarchyBuilder.build(nodeCount: eb.nodeCount, arcs: arcs, options: options) { done, total in
-            progress?("contract", done, total)
-        }
-        summary.shortcuts = contracted.shortcutCount
-        stage("contract")
-
         // Ids by level, then by place (the Morton key of the edge's start), so that the nodes one
         // search visits share cache lines and pages (`renumberedForLocality`); the file stores
         // these ids where it says "rank".
@@ -100,8 +94,15 @@ public struct GraphBuild {
             let from = Int(eb.edgeDirectionOfNode[v] & 1 == 0 ? g.edgeFrom[e] : g.edgeTo[e])
             spatialKey[v] = mortonKey(latE7: g.nodeLatE7[from], lonE7: g.nodeLonE7[from])
         }
-        let ch = contracted.renumberedForLocality(spatialKey: spatialKey, threads: threads)
-        stage("renumber")
+        // The core its table covers is left uncontracted (contracted only if its distances do
+        // not fit the table).
+        let cored = ContractionHierarchyBuilder.buildWithCoreTable(
+            nodeCount: eb.nodeCount, arcs: arcs, options: options,
+            coreSize: coreSize ?? CHCoreTable.defaultSize(nodeCount: eb.nodeCount),
+            renumber: { $0.renumberedForLocality(spatialKey: spatialKey, threads: threads) },
+            stage: { stage($0) }, progress: { done, total in progress?("contract", done, total) })
+        let ch = cored.graph, core = cored.table
+        summary.shortcuts = ch.shortcutCount
 
         // Everything the query side indexes by edge-based node is stored in rank order.
         let rank = ch.rankOfNode
@@ -118,17 +119,7 @@ public struct GraphBuild {
         let grid = SegmentGrid(g)
         stage("index")
 
-        let layout = ch.searchLayout()
-        let core = ch.firstOut.withUnsafeBufferPointer { firstOut in
-            layout.arcs.withUnsafeBufferPointer { arcs in
-                CHShortcutMiddles.with(arcCount: arcs.count, index: layout.middleIndex, shortcutMiddle: layout.shortcutMiddle) { middle in
-                    let view = CHGraphView(nodeCount: ch.nodeCount, firstOut: firstOut, arcs: arcs, middle: middle)
-                    return CHCoreTable.build(view, size: coreSize ?? CHCoreTable.defaultSize(nodeCount: ch.nodeCount), threads: threads)
-                }
-            }
-        }
         summary.coreRanks = CHCoreTable.size(ofLength: core.count / CHCoreTable.entryBytes)
-        stage("core")
 
         var w = GraphFileWriter(dataVersion: tileSet.dataVersion, profileName: tileSet.profileName, profileHash: tileSet.profileHash)
         w.set(.nodeCount, g.nodeCount)
@@ -166,9 +157,9 @@ public struct GraphBuild {
         w.add(.rankComponent, rankComponent)
         w.add(.componentSizes, sizes.map { UInt32($0) })
         w.add(.chFirstOut, ch.firstOut)
-        w.add(.chArcs, records: layout.arcs)
-        w.add(.chShortcutIndex, layout.middleIndex)
-        w.add(.chShortcutMiddle, layout.shortcutMiddle)
+        w.add(.chArcs, records: cored.arcs)
+        w.add(.chShortcutIndex, cored.middleIndex)
+        w.add(.chShortcutMiddle, cored.shortcutMiddle)
         w.add(.chCoreDistances, bytes: core)
         w.add(.gridCellFirst, grid.cellFirst)
         w.add(.gridCellEdges, grid.cellEdges)

@@ -6,7 +6,9 @@ import ContractionHierarchy
 /// 64-byte aligned offset, so a reader can `mmap` the file and use the arrays in place.
 public enum GraphFileFormat {
     public static let magic: [UInt8] = Array("OGCHGRPH".utf8)
-    public static let version: UInt32 = 4
+    /// 5 since 2026-11-28: the core may be uncontracted (its arcs are the graph that remained,
+    /// not an up-down hierarchy), so readers must not search through it but use its table.
+    public static let version: UInt32 = 5
     public static let alignment = 64
     public static let sectionEntrySize = 32
 
@@ -42,7 +44,8 @@ public enum GraphFileFormat {
         // chMiddle, held a middle per arc.)
         case chFirstOut = 60, chArcs = 65, chShortcutIndex = 67, chShortcutMiddle = 68
         // Distances between the top ranks (`CHCoreTable`), row by row, since 2026-11-26; three
-        // bytes per entry since 2026-11-27 (version 3; four until then).
+        // bytes per entry since 2026-11-27 (version 3; four until then). Since version 5 the core
+        // it covers is left uncontracted.
         case chCoreDistances = 66
         // Snapping grid; gridCellEdgeBox (since 2026-11-26) holds one `CellEdgeBox` per
         // gridCellEdges entry.

@@ -29,8 +29,9 @@ struct RouteGraph: ParsableCommand {
     @Option(help: "Witness search settle limit when estimating priorities (tuning).") var simulationSettleLimit: Int?
     @Option(help: ArgumentHelp("Top ranks whose distances the file tables (size² × 3 bytes; 0: none).",
                                discussion: """
-                                   Queries search below them and finish with table lookups. The default \
-                                   is √(22 / 3 × edge-based nodes) rounded down to a multiple of 64, at most 4,096.
+                                   They are left uncontracted: queries search below them and finish with \
+                                   table lookups. The default is √(22 / 3 × edge-based nodes) rounded down to \
+                                   a multiple of 64, at most 4,096.
                                    """,
                                valueName: "ranks"))
     var coreSize: Int?

@@ -20,10 +20,17 @@ struct ExactnessChecker {
 
     /// With `spatialKeys`, the hierarchy is renumbered for locality (`renumberedForLocality`); with
     /// `coreSize` > 0, distance queries go through a table of the top `coreSize` ranks.
+    /// With `uncontracted`, that core is left uncontracted (`ContractionOptions.uncontractedCore`).
     init(nodeCount: Int, arcs: ArcList, options: ContractionOptions = ExactnessChecker.roundsOptions,
-         spatialKeys: [UInt64]? = nil, coreSize: Int = 0, file: StaticString = #filePath, line: UInt = #line) {
+         spatialKeys: [UInt64]? = nil, coreSize: Int = 0, uncontracted: Bool = false,
+         file: StaticString = #filePath, line: UInt = #line) {
         self.nodeCount = nodeCount
+        var options = options
+        if uncontracted { options.uncontractedCore = coreSize }
         let built = ContractionHierarchyBuilder.build(nodeCount: nodeCount, arcs: arcs, options: options)
+        if uncontracted {
+            XCTAssertEqual(built.uncontractedCore, min(coreSize, nodeCount), file: file, line: line)
+        }
         hierarchy = spatialKeys.map { built.renumberedForLocality(spatialKey: $0) } ?? built
         let storage = CHGraphStorage(hierarchy, coreSize: coreSize)
         XCTAssertNil(storage.view.validate(), file: file, line: line)

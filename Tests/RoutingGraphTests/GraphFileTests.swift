@@ -50,7 +50,7 @@ final class GraphFileTests: XCTestCase {
         let n = file.scalar(.edgeBasedNodeCount)
         let view = file.hierarchy
         XCTAssertNil(view.validate())
-        // Distance queries below go through the file's core table, paths through the whole hierarchy.
+        // Queries below go through the file's core table, which route-graph left uncontracted.
         XCTAssertEqual(view.core?.size, CHCoreTable.defaultSize(nodeCount: n))
         let ch = CHQuery(graph: view)
         // The oracle: the turn graph rebuilt in memory from the same tiles, with plain Dijkstra.
@@ -186,14 +186,14 @@ final class GraphFileTests: XCTestCase {
         var header = bytes
         header[40] ^= 1
         refuse(header, "header.chg")
-        // A file of the previous version (whose shapes repeat their edges' end nodes) is refused
-        // with one line saying what to do, before any section is read.
+        // A file of the previous version (whose core was contracted, so its tables searched
+        // through it) is refused with one line saying what to do, before any section is read.
         var older = bytes
-        older[8] = 3
-        let path = dir.appendingPathComponent("version3.chg").path
+        older[8] = 4
+        let path = dir.appendingPathComponent("version4.chg").path
         _ = FileManager.default.createFile(atPath: path, contents: older)
         XCTAssertThrowsError(try GraphFile(path: path)) { error in
-            XCTAssertEqual("\(error)", "\(path) at byte 8: unsupported graph file version 3, not 4 (build it again with route-graph)")
+            XCTAssertEqual("\(error)", "\(path) at byte 8: unsupported graph file version 4, not 5 (build it again with route-graph)")
         }
     }
 
