@@ -46,14 +46,12 @@ extension CHQuery {
         let g = graph
         let trees = metric.map { m in workers.map { $0.pathTrees(graph: g, metric: m) } }
         // With a core table every search stays below the core (`CHTableCore.swift`).
-        let core = g.core
-        let coreScratch = core.map { c in workers.map { $0.coreScratch(size: c.size) } }
-        let inArcs = core.flatMap { c in metric == nil ? nil : coreInArcs(c) }
+        let join = g.core.map { TableCoreJoin(core: $0, workers: workers, inArcs: metric == nil ? nil : coreInArcs($0)) }
         // Backward searches, one per target: the nodes each settles unstalled, with distances
         // (and with a metric, each one's path down to the target), and the core ranks it reaches.
         var hits = [[BucketHit]](repeating: [], count: targets.count)
         var tails = [[BucketTail]](repeating: [], count: metric == nil ? 0 : targets.count)
-        var access = [[TargetAccess]](repeating: [], count: core == nil ? 0 : targets.count)
+        var access = [[TargetAccess]](repeating: [], count: join == nil ? 0 : targets.count)
         hits.withUnsafeMutableBufferPointer { slots in
             tails.withUnsafeMutableBufferPointer { tailSlots in
             access.withUnsafeMutableBufferPointer { accessSlots in
@@ -61,30 +59,21 @@ extension CHQuery {
                     for t in range {
                         var found: [BucketHit] = [], foundTails: [BucketTail] = []
                         trees?[w].startSearch()
-                        var list = coreScratch.map { CoreAccessList(first: UInt32(core!.first), ranks: $0[w].lists.backward) } ?? .none
+                        var list = join?.accessList(worker: w, forward: false) ?? .none
                         workers[w].exhaustUpward(from: targets[t], graph: g, stallBit: CHDirection.forward, core: &list) { v, d, parentArc in
                             found.append(BucketHit(node: v, distance: d))
                             if let trees { foundTails.append(trees[w].extend(v, parentArc: parentArc, bit: CHDirection.backward)) }
                         }
                         slots[t] = found
                         if trees != nil { tailSlots[t] = foundTails }
-                        if let core, let coreScratch {
-                            let labels = workers[w].state.buffers.label
-                            let set = coreScratch[w].lists.backwardSet.fill(list, labels: labels, below: UInt64.max, first: core.first)
-                                .pruned(core, forward: false)
-                            accessSlots[t] = (0..<set.count).map { i in
-                                let rank = UInt32(Int(set.index[i]) + core.first)
-                                let tail = trees?[w].extend(rank, parentArc: labels[Int(rank)].parentArc, bit: CHDirection.backward)
-                                return TargetAccess(index: set.index[i], distance: set.distance[i], tail: tail ?? BucketTail(root: 0, length: 0))
-                            }
-                        }
+                        if let join { accessSlots[t] = join.targetAccess(worker: w, list: list, tree: trees?[w]) }
                     }
                 }
             }
             }
         }
         let buckets = scratch.fillBuckets(hits, tails: metric == nil ? nil : tails)
-        let targetAccess = core.map { TableTargetAccess(access, coreSize: $0.size, withTails: metric != nil) }
+        let targetAccess = join.map { TableTargetAccess(access, coreSize: $0.core.size, withTails: metric != nil) }
         // Forward searches, one per source, each filling its own row.
         result.withUnsafeMutableBufferPointer { matrix in
             spans.withUnsafeMutableBufferPointer { spanMatrix in
@@ -94,7 +83,7 @@ extension CHQuery {
                         let row = matrix.baseAddress! + s * targets.count
                         tree?.startRow(targets: targets.count)
                         tree?.startSearch()
-                        var list = coreScratch.map { CoreAccessList(first: UInt32(core!.first), ranks: $0[w].lists.forward) } ?? .none
+                        var list = join?.accessList(worker: w, forward: true) ?? .none
                         workers[w].exhaustUpward(from: sources[s], graph: g, stallBit: CHDirection.backward, core: &list) { v, d, parentArc in
                             let slot = buckets.slot[Int(v)]
                             if let tree { _ = tree.extend(v, parentArc: parentArc, bit: CHDirection.forward) }
@@ -112,21 +101,12 @@ extension CHQuery {
                                 e &+= 1
                             }
                         }
-                        var sourceSet: CoreAccessSet?
-                        if let core, let coreScratch, let targetAccess {
-                            let labels = workers[w].state.buffers.label
-                            let set = coreScratch[w].lists.forwardSet.fill(list, labels: labels, below: UInt64.max, first: core.first)
-                                .pruned(core, forward: true)
-                            coreScratch[w].fillThrough(set, columns: targetAccess.columns, core: core)
-                            coreScratch[w].combine(into: row, targets: targetAccess, targetCount: targets.count)
-                            sourceSet = set
-                        }
+                        let sourceSet = join.flatMap { j in targetAccess.map { j.joinRow(worker: w, list: list, into: row, targets: $0) } }
                         if let tree {
                             for t in 0..<targets.count where row[t] != UInt64.max {
-                                if let core, let coreScratch, let targetAccess, let inArcs, let sourceSet, coreScratch[w].meets[t] >= 0 {
-                                    spanMatrix[s * targets.count + t] = coreSpan(
-                                        entry: coreScratch[w].meets[t], sourceSet: sourceSet, targets: targetAccess, tree: tree,
-                                        scratch: coreScratch[w], core: core, inArcs: inArcs, labels: workers[w].state.buffers.label)
+                                if let join, let sourceSet, let targetAccess, join.scratch[w].meets[t] >= 0 {
+                                    spanMatrix[s * targets.count + t] = join.span(worker: w, target: t, sources: sourceSet,
+                                                                                  targets: targetAccess, tree: tree, graph: g)
                                 } else {
                                     spanMatrix[s * targets.count + t] = tree.span(target: t, tails: buckets.tails)
                                 }
@@ -137,22 +117,6 @@ extension CHQuery {
             }
         }
         return (result, spans)
-    }
-
-    /// The span of a row's path through the core to the target whose best access entry is
-    /// `entry`: the source's tree up to the access rank, the core path, the target's tail.
-    private func coreSpan(entry j: Int, sourceSet: CoreAccessSet, targets: TableTargetAccess, tree: TablePathTrees,
-                          scratch: TableCoreScratch, core: CHCoreTable, inArcs: CoreInArcs,
-                          labels: UnsafeMutablePointer<SearchLabel>) -> CHPathSpan? {
-        let column = Int(targets.column[j])
-        let i = Int(scratch.throughFrom[column])
-        let a = UInt32(Int(sourceSet.index[i]) + core.first), b = UInt32(Int(targets.columns[column]) + core.first)
-        let up = tree.extend(a, parentArc: labels[Int(a)].parentArc, bit: CHDirection.forward)
-        let down = targets.tail[j]
-        guard up.length != UInt64.max, down.length != UInt64.max,
-              let middle = scratch.coreLength(from: a, to: b, core: core, inArcs: inArcs, graph: graph, lengths: tree.lengths) else { return nil }
-        return CHPathSpan(first: up.root, last: down.root, length: up.length &+ middle &+ down.length,
-                          isSingleNode: a == b && up.root == a && down.root == b)
     }
 
     /// The table scratch with at least `threads` workers.

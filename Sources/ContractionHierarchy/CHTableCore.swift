@@ -10,6 +10,66 @@ import OffgridCore
 /// over a table row per access rank, over the columns the targets' access ranks use; then each
 /// target's distance through the core is min over its access ranks b of through[b] + d(b).
 
+/// One table's core side: the core table, each worker's scratch, and with a metric the core's
+/// incoming arcs (for the sums along core stretches).
+struct TableCoreJoin {
+    let core: CHCoreTable
+    let scratch: [TableCoreScratch]
+    let inArcs: CoreInArcs?
+    let labels: [UnsafeMutablePointer<SearchLabel>]
+
+    init(core: CHCoreTable, workers: [TableWorker], inArcs: CoreInArcs?) {
+        self.core = core
+        scratch = workers.map { $0.coreScratch(size: core.size) }
+        labels = workers.map { $0.state.buffers.label }
+        self.inArcs = inArcs
+    }
+
+    /// An empty list of the core ranks worker `w`'s next search reaches.
+    func accessList(worker w: Int, forward: Bool) -> CoreAccessList {
+        CoreAccessList(first: UInt32(core.first), ranks: forward ? scratch[w].lists.forward : scratch[w].lists.backward)
+    }
+
+    /// A target's access ranks after its backward search (`list`), pruned, each with its tail
+    /// down to the target when there is a path tree.
+    func targetAccess(worker w: Int, list: CoreAccessList, tree: TablePathTrees?) -> [TargetAccess] {
+        let set = scratch[w].lists.backwardSet.fill(list, labels: labels[w], below: UInt64.max, first: core.first)
+            .pruned(core, forward: false)
+        return (0..<set.count).map { i in
+            let rank = UInt32(Int(set.index[i]) + core.first)
+            let tail = tree?.extend(rank, parentArc: labels[w][Int(rank)].parentArc, bit: CHDirection.backward)
+            return TargetAccess(index: set.index[i], distance: set.distance[i], tail: tail ?? BucketTail(root: 0, length: 0))
+        }
+    }
+
+    /// Lowers a source's row to its distances through the core after its forward search
+    /// (`list`); returns its pruned access ranks (`scratch[w].meets` says which targets they gave).
+    func joinRow(worker w: Int, list: CoreAccessList, into row: UnsafeMutablePointer<UInt64>,
+                 targets: TableTargetAccess) -> CoreAccessSet {
+        let set = scratch[w].lists.forwardSet.fill(list, labels: labels[w], below: UInt64.max, first: core.first)
+            .pruned(core, forward: true)
+        scratch[w].fillThrough(set, columns: targets.columns, core: core)
+        scratch[w].combine(into: row, targets: targets, targetCount: targets.start.count - 1)
+        return set
+    }
+
+    /// The span of the row's path through the core to target `t`: the source's tree up to the
+    /// access rank, the core stretch, the target's tail. Nil when a sum is unknown.
+    func span(worker w: Int, target t: Int, sources: CoreAccessSet, targets: TableTargetAccess,
+              tree: TablePathTrees, graph: CHGraphView) -> CHPathSpan? {
+        guard let inArcs else { return nil }
+        let j = scratch[w].meets[t], column = Int(targets.column[j])
+        let i = Int(scratch[w].throughFrom[column])
+        let a = UInt32(Int(sources.index[i]) + core.first), b = UInt32(Int(targets.columns[column]) + core.first)
+        let up = tree.extend(a, parentArc: labels[w][Int(a)].parentArc, bit: CHDirection.forward)
+        let down = targets.tail[j]
+        guard up.length != UInt64.max, down.length != UInt64.max,
+              let middle = scratch[w].coreLength(from: a, to: b, core: core, inArcs: inArcs, graph: graph, lengths: tree.lengths) else { return nil }
+        return CHPathSpan(first: up.root, last: down.root, length: up.length &+ middle &+ down.length,
+                          isSingleNode: a == b && up.root == a && down.root == b)
+    }
+}
+
 /// Every target's access ranks (pruned as in `CoreAccessSet.pruned`), flat: target t's are
 /// `start[t] ..< start[t + 1]`, each as a column (an index into `columns`, the core indexes any
 /// target uses, ascending) with its distance down to the target, and with a metric its tail.
