@@ -3,11 +3,13 @@ import OffgridCore
 /// Shortest distances between every two of the hierarchy's top ranks (its core), so that a
 /// query searches only below them and finishes with table lookups (`CHCoreQuery.swift`).
 ///
-/// Why it is exact: on a shortest up-down path, the first core node `a` of the upward half and the
-/// last core node `b` of the downward half enclose only nodes above them, all in the core; so
-/// that stretch is no shorter than the core-only distance `a → b` kept here, while each upward
-/// search, kept below the core, still labels `a` (or `b`) no longer than its half of the path. A
-/// path whose peak is below the core is met below it as before. Most of a query's work was in
+/// Why it is exact: with every node below the core contracted, some shortest path climbs through
+/// non-core nodes to a first core node `a`, runs among core nodes to a last one `b` and descends
+/// through non-core nodes (the contraction's shortcuts preserve distances among the nodes left);
+/// that middle stretch is no shorter than the core-only distance `a → b` kept here, while each
+/// upward search, kept below the core, still labels `a` (or `b`) no longer than its part of the
+/// path. A path that never reaches the core is met below it as before. This holds whether the
+/// core itself was contracted or left as it remained (`ContractionOptions.uncontractedCore`). Most of a query's work was in
 /// the core (at ~1 M nodes, 257 of 345 settled nodes were in the top 1,000 ranks).
 public struct CHCoreTable: @unchecked Sendable {
     /// Entries take three bytes: 16.7 M deciseconds (466 hours) is far beyond any core distance,
@@ -67,7 +69,7 @@ public struct CHCoreTable: @unchecked Sendable {
     /// The table for the top `size` ranks of `g` (`entryBytes` per entry, row by row): one
     /// Dijkstra from each core rank over the arcs between core ranks, on `threads` threads. Empty
     /// when `size` is 0, or when a distance would not fit in an entry (queries then search the
-    /// whole hierarchy).
+    /// whole hierarchy, which must then be contracted throughout: `buildWithCoreTable`).
     public static func build(_ g: CHGraphView, size: Int, threads: Int) -> [UInt8] {
         let size = min(max(0, size), g.nodeCount, maxSize)
         guard size > 0 else { return [] }
