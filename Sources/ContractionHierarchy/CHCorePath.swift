@@ -22,22 +22,27 @@ extension CoreInArcs {
         var hops: [CHQuery.CoreHop] = []
         var y = exit
         while y != entry {
-            let dy = core.distance(row, Int(y) - first)
-            var found: CHQuery.CoreHop?
-            for k in Int(self.first[Int(y) - first])..<Int(self.first[Int(y) - first + 1]) {
-                let x = tails[k], arc = arcs[k]
-                if x == exit || hops.contains(where: { $0.from == x }) { continue }
-                let dx = core.distance(row, Int(x) - first)
-                if dx != CHCoreTable.unreachable && UInt64(dx) + UInt64(graph.arcs[Int(arc)].weight) == UInt64(dy) {
-                    found = (arc, x, y)
-                    break
-                }
-            }
-            guard let hop = found else { return nil }
-            hops.append(hop)
-            y = hop.from
+            let onPath = { (x: Int) in x + first == Int(exit) || hops.contains(where: { $0.from == UInt32(x + first) }) }
+            guard let k = predecessor(of: Int(y) - first, row: row, core: core, graph: graph, skip: onPath) else { return nil }
+            hops.append((arcs[k], tails[k], y))
+            y = tails[k]
         }
         return hops.reversed()
+    }
+
+    /// The in-arc list entry into core index `y` from the first core index `x` not skipped whose
+    /// table distance from core index `row` plus the arc's weight is `y`'s: the arc by which a
+    /// shortest path from `row` can reach `y`. Nil when none fits.
+    @inline(__always)
+    func predecessor(of y: Int, row: Int, core: CHCoreTable, graph: CHGraphView, skip: (Int) -> Bool) -> Int? {
+        let dy = UInt64(core.distance(row, y))
+        for k in Int(first[y])..<Int(first[y + 1]) {
+            let x = Int(tails[k]) - core.first
+            if skip(x) { continue }
+            let dx = core.distance(row, x)
+            if dx != CHCoreTable.unreachable && UInt64(dx) + UInt64(graph.arcs[Int(arcs[k])].weight) == dy { return k }
+        }
+        return nil
     }
 
     /// The same by a Dijkstra search backwards from `exit` over the incoming arcs, until

@@ -49,7 +49,7 @@ struct TableCoreJoin {
         let set = scratch[w].lists.forwardSet.fill(list, labels: labels[w], below: UInt64.max, first: core.first)
             .pruned(core, forward: true)
         scratch[w].fillThrough(set, columns: targets.columns, core: core)
-        scratch[w].combine(into: row, targets: targets, targetCount: targets.start.count - 1)
+        scratch[w].combine(into: row, targets: targets)
         return set
     }
 
@@ -123,14 +123,14 @@ final class TableCoreScratch {
     /// Core path sums for spans: per entry rank, the sum from it to each core index along its
     /// shortest-path tree as far as walked (`notWalked` elsewhere), in one of `entrySlots` rows
     /// of `sums` (allocated on first use); the last entry looked up is remembered.
-    var entrySlot: [UInt32: Int] = [:]
-    var sums: UnsafeMutablePointer<UInt64>?
-    var lastEntry = UInt32.max, lastSums: UnsafeMutablePointer<UInt64>?
+    private var entrySlot: [UInt32: Int] = [:]
+    private var sums: UnsafeMutablePointer<UInt64>?
+    private var lastEntry = UInt32.max, lastSums: UnsafeMutablePointer<UInt64>?
     static let entrySlots = 256
     /// The ranks of the walk in progress (core indexes), with a stamp to spot one coming back.
-    var walk: [(index: Int, sum: UInt64)] = []
-    var onWalk: [UInt32]
-    var walkStamp: UInt32 = 0
+    private var walk: [(index: Int, sum: UInt64)] = []
+    private var onWalk: [UInt32]
+    private var walkStamp: UInt32 = 0
     static let notWalked = UInt64.max
 
     init(coreSize: Int) {
@@ -169,7 +169,8 @@ final class TableCoreScratch {
 
     /// Lowers `row[t]` to each target's best distance through the core, noting in `meets`
     /// which of its access entries gave it.
-    func combine(into row: UnsafeMutablePointer<UInt64>, targets access: TableTargetAccess, targetCount: Int) {
+    func combine(into row: UnsafeMutablePointer<UInt64>, targets access: TableTargetAccess) {
+        let targetCount = access.start.count - 1
         if meets.count != targetCount { meets = [Int](repeating: -1, count: targetCount) }
         access.start.withUnsafeBufferPointer { start in
         access.column.withUnsafeBufferPointer { column in
@@ -219,32 +220,24 @@ extension TableCoreScratch {
         if walkStamp == UInt32.max { onWalk = [UInt32](repeating: 0, count: size); walkStamp = 0 }
         walkStamp += 1
         walk.removeAll(keepingCapacity: true)
-        do {
-            var y = Int(exit) - first
-            while sums[y] == Self.notWalked {
-                onWalk[y] = walkStamp
-                let dy = core.distance(row, y)
-                var found: (x: Int, length: UInt64)?
-                for k in Int(inArcs.first[y])..<Int(inArcs.first[y + 1]) {
-                    let x = Int(inArcs.tails[k]) - first, arc = inArcs.arcs[k]
-                    let dx = core.distance(row, x)
-                    guard dx != CHCoreTable.unreachable, UInt64(dx) + UInt64(graph.arcs[Int(arc)].weight) == UInt64(dy) else { continue }
-                    if onWalk[x] == walkStamp { continue }
-                    guard let l = hopLength(arc, from: UInt32(x + first), to: UInt32(y + first)) else { return alongPath() }
-                    found = (x, l)
-                    break
-                }
-                guard let (x, l) = found else { return alongPath() }
-                walk.append((y, l))
-                y = x
+        var y = Int(exit) - first
+        while sums[y] == Self.notWalked {
+            onWalk[y] = walkStamp
+            let stamp = walkStamp
+            guard let k = inArcs.predecessor(of: y, row: row, core: core, graph: graph, skip: { onWalk[$0] == stamp }) else {
+                return alongPath()
             }
-            var sum = sums[y]
-            for step in walk.reversed() {
-                sum &+= step.sum
-                sums[step.index] = sum
-            }
-            return sums[Int(exit) - first]
+            let x = Int(inArcs.tails[k]) - first
+            guard let l = hopLength(inArcs.arcs[k], from: UInt32(x + first), to: UInt32(y + first)) else { return alongPath() }
+            walk.append((y, l))
+            y = x
         }
+        var sum = sums[y]
+        for step in walk.reversed() {
+            sum &+= step.sum
+            sums[step.index] = sum
+        }
+        return sums[Int(exit) - first]
     }
 
     /// `entry`'s row of sums, made (all `notWalked` but its own 0) when it has none; when all
