@@ -1,3 +1,4 @@
+import CShims
 import OffgridCore
 
 /// Shortest distances between every two of the hierarchy's top ranks (its core), so that a
@@ -42,6 +43,9 @@ public struct CHCoreTable: @unchecked Sendable {
 
     /// The distance from core index `a` to core index `b` (ranks minus `first`).
     @inline(__always) public func distance(_ a: Int, _ b: Int) -> UInt32 { entry(a &* size &+ b) }
+
+    /// Asks for entry `index`'s cache line, without waiting for it.
+    @inline(__always) func prefetch(_ index: Int) { offgrid_prefetch(entries + index &* Self.entryBytes) }
 
     /// The core size of a table of `count` entries (its square root, rounded).
     public static func size(ofLength count: Int) -> Int { Int(Double(count).squareRoot().rounded()) }
