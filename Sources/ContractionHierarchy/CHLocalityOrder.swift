@@ -35,18 +35,23 @@ extension ContractedGraph {
         // The sort keys side by side: a comparison that looked them up went to three arrays in
         // random order, a cache miss each.
         // An uncontracted core keeps the top ids, which its table covers (levels alone could
-        // put a core node below one that is not).
+        // put a core node below one that is not), ordered by place alone: no search goes through
+        // it, and the core ranks one query reaches, near its ends, then share the table's lines.
         let firstCore = nodeCount - uncontractedCore
         var keyed = (0..<nodeCount).map { r in
-            (level: (r >= firstCore ? 1 << 32 : 0) | UInt64(level[r]), place: spatialKey[Int(nodeOfRank[r])], rank: UInt32(r))
+            (level: r >= firstCore ? 1 << 32 : UInt64(level[r]), place: spatialKey[Int(nodeOfRank[r])], rank: UInt32(r))
         }
         keyed.sort { ($0.level, $0.place, $0.rank) < ($1.level, $1.place, $1.rank) }
         let order = keyed.map(\.rank)   // new id → old rank
         var newId = [UInt32](repeating: 0, count: nodeCount)   // old rank → new id
         for (id, r) in order.enumerated() { newId[Int(r)] = UInt32(id) }
 
+        let core = coreArcsByLowerEnd(newId: newId, firstCore: firstCore)
         var outFirst = [UInt32](repeating: 0, count: nodeCount + 1)
-        for (id, r) in order.enumerated() { outFirst[id + 1] = outFirst[id] + firstOut[Int(r) + 1] - firstOut[Int(r)] }
+        for (id, r) in order.enumerated() {
+            let arcs = id >= firstCore ? core[id - firstCore].count : Int(firstOut[Int(r) + 1] - firstOut[Int(r)])
+            outFirst[id + 1] = outFirst[id] + UInt32(arcs)
+        }
         var outHead = [UInt32](repeating: 0, count: arcCount), outWeight = [UInt32](repeating: 0, count: arcCount)
         var outMiddle = [UInt32](repeating: 0, count: arcCount), outDirection = [UInt8](repeating: 0, count: arcCount)
         // Each id's arcs go to its own range, known in advance: the ids are spread over the cores.
@@ -59,9 +64,13 @@ extension ContractedGraph {
                 for id in ids {
                     let r = Int(order[id])
                     scratch.removeAll(keepingCapacity: true)
-                    for a in Int(firstOut[r])..<Int(firstOut[r + 1]) {
-                        let m = middle[a] == UInt32.max ? UInt32.max : newId[Int(middle[a])]
-                        scratch.append((newId[Int(head[a])], weight[a], m, direction[a]))
+                    if id >= firstCore {
+                        scratch.append(contentsOf: core[id - firstCore])
+                    } else {
+                        for a in Int(firstOut[r])..<Int(firstOut[r + 1]) {
+                            let m = middle[a] == UInt32.max ? UInt32.max : newId[Int(middle[a])]
+                            scratch.append((newId[Int(head[a])], weight[a], m, direction[a]))
+                        }
                     }
                     scratch.sort { x, y in
                         (x.head, x.weight, x.middle, x.direction) < (y.head, y.weight, y.middle, y.direction)
@@ -78,5 +87,28 @@ extension ContractedGraph {
         return ContractedGraph(nodeCount: nodeCount, rankOfNode: rankOfNode.map { newId[Int($0)] }, firstOut: outFirst,
                                head: outHead, weight: outWeight, middle: outMiddle, direction: outDirection,
                                shortcutCount: shortcutCount, uncontractedCore: uncontractedCore)
+    }
+
+    /// The arcs of an uncontracted core (the top `nodeCount - firstCore` ranks) under the new
+    /// ids, listed at their new lower end: ordered by place, two core nodes may have swapped,
+    /// and an arc that now runs down moves to its head, its direction flipped. (Below the core,
+    /// levels keep every arc upward.)
+    private func coreArcsByLowerEnd(newId: [UInt32], firstCore: Int)
+        -> [[(head: UInt32, weight: UInt32, middle: UInt32, direction: UInt8)]] {
+        var lists = [[(head: UInt32, weight: UInt32, middle: UInt32, direction: UInt8)]](repeating: [], count: nodeCount - firstCore)
+        for r in firstCore..<nodeCount {
+            let tail = newId[r]
+            for a in Int(firstOut[r])..<Int(firstOut[r + 1]) {
+                let h = newId[Int(head[a])], m = middle[a] == UInt32.max ? UInt32.max : newId[Int(middle[a])]
+                if h > tail {
+                    lists[Int(tail) - firstCore].append((h, weight[a], m, direction[a]))
+                } else {
+                    let d = direction[a]
+                    let flipped = (d & CHDirection.forward != 0 ? CHDirection.backward : 0) | (d & CHDirection.backward != 0 ? CHDirection.forward : 0)
+                    lists[Int(h) - firstCore].append((tail, weight[a], m, flipped))
+                }
+            }
+        }
+        return lists
     }
 }

@@ -43,8 +43,12 @@ final class UncontractedCoreTests: XCTestCase {
         XCTAssertEqual(built.uncontractedCore, 150)
         XCTAssertLessThan(built.shortcutCount, contracted.shortcutCount)
         var rng = SplitMix64(seed: 38)
-        let renumbered = built.renumberedForLocality(spatialKey: (0..<road.nodeCount).map { _ in rng.next() })
+        let keys = (0..<road.nodeCount).map { _ in rng.next() }
+        let renumbered = built.renumberedForLocality(spatialKey: keys)
         XCTAssertEqual(renumbered.uncontractedCore, 150)
+        // The core by place alone (its arcs moved to their new lower ends, which `validate` checks).
+        let coreKeys = renumbered.nodeOfRank[(road.nodeCount - 150)...].map { keys[Int($0)] }
+        XCTAssertTrue(zip(coreKeys, coreKeys.dropFirst()).allSatisfy { $0 <= $1 }, "the core is ordered by place")
         for graph in [built, renumbered] {
             let first = graph.nodeCount - 150
             XCTAssertEqual(Set(graph.nodeOfRank[first...]), Set(built.nodeOfRank[first...]), "the same nodes on top")
