@@ -62,7 +62,7 @@ public struct GraphBuild {
         summary.edges = road.edgeCount
         summary.droppedEdges = road.droppedEdges
         summary.restrictions = road.restrictions.count
-        let g = ChainCompression.compress(road)
+        var g = ChainCompression.compress(road)
         summary.compressedNodes = g.nodeCount
         summary.compressedEdges = g.edgeCount
         stage("compress")
@@ -104,6 +104,9 @@ public struct GraphBuild {
         let ch = cored.graph, core = cored.table
         summary.shortcuts = ch.shortcutCount
 
+        // The road graph is written by place (`orderBySpace`): what one route reads lies together.
+        let renumbering = g.orderBySpace()
+
         // Everything the query side indexes by edge-based node is stored in rank order.
         let rank = ch.rankOfNode
         var rankEdgeDirection = [UInt32](repeating: 0, count: eb.nodeCount)
@@ -111,7 +114,7 @@ public struct GraphBuild {
         var rankComponent = [UInt16](repeating: 0, count: eb.nodeCount)
         for v in 0..<eb.nodeCount {
             let r = Int(rank[v])
-            rankEdgeDirection[r] = eb.edgeDirectionOfNode[v]
+            rankEdgeDirection[r] = renumbering.edgeDirection(eb.edgeDirectionOfNode[v])
             rankWeight[r] = eb.nodeWeight[v]
             // u16: components past 65,534 (tiny islands) share the last id; routes between them fail anyway.
             rankComponent[r] = UInt16(min(component[v], UInt32(UInt16.max)))

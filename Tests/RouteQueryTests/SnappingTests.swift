@@ -81,7 +81,9 @@ final class SnappingTests: XCTestCase {
 
     func testPointOnAShapePointSnapsWithZeroDistance() throws {
         let s = try sample()
-        for seg in s.segments.enumerated().filter({ $0.offset % 997 == 0 }).map(\.element) {
+        // On the main network: a point on an isolated road may go to the main network nearby.
+        let main = s.segments.filter { $0.component == 0 }
+        for seg in main.enumerated().filter({ $0.offset % 997 == 0 }).map(\.element) {
             let c = try XCTUnwrap(s.snapper.snap(lon: seg.a.lon, lat: seg.a.lat))
             XCTAssertLessThan(c.distanceMeters, 0.01)
             XCTAssertLessThanOrEqual(c.offsetCm, c.edgeLengthCm)

@@ -55,10 +55,14 @@ final class GraphFileTests: XCTestCase {
         let ch = CHQuery(graph: view)
         // The oracle: the turn graph rebuilt in memory from the same tiles, with plain Dijkstra.
         let tiles = try TileSet.load([try sampleGraph().dir.appendingPathComponent("tiles").path]).tiles
-        let eb = EdgeBasedGraph(ChainCompression.compress(RoadGraph(tiles: tiles)), profile: CarProfile.embeddedDefault)
+        let g = ChainCompression.compress(RoadGraph(tiles: tiles))
+        let eb = EdgeBasedGraph(g, profile: CarProfile.embeddedDefault)
         XCTAssertEqual(eb.nodeCount, n)
+        // The file numbers edges by place (`orderBySpace`).
+        var placed = g
+        let renumbering = placed.orderBySpace()
         let rankOf = file.edgeDirectionRank
-        let rank = eb.edgeDirectionOfNode.map { rankOf[Int($0)] }
+        let rank = eb.edgeDirectionOfNode.map { rankOf[Int(renumbering.edgeDirection($0))] }
         let plain = CSRGraph(nodeCount: n, arcs: ArcList(tails: eb.arcs.tails.map { rank[Int($0)] },
                                                          heads: eb.arcs.heads.map { rank[Int($0)] }, weights: eb.arcs.weights))
         let dijkstra = DijkstraQuery(plain)
@@ -143,7 +147,8 @@ final class GraphFileTests: XCTestCase {
     func testShapesReadBackWithTheirEndNodes() throws {
         let file = try GraphFile(path: try sampleGraph().graph)
         let tiles = try TileSet.load([try sampleGraph().dir.appendingPathComponent("tiles").path]).tiles
-        let g = ChainCompression.compress(RoadGraph(tiles: tiles))
+        var g = ChainCompression.compress(RoadGraph(tiles: tiles))
+        _ = g.orderBySpace()
         XCTAssertEqual(file.scalar(.edgeCount), g.edgeCount)
         XCTAssertEqual(file.scalar(.shapePointCount), g.shapeLatE7.count - 2 * g.edgeCount)
         let shapes = EdgeShapes(file)
