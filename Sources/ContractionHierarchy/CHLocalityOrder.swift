@@ -9,7 +9,8 @@ import OffgridCore
 /// of its own. This order is another: nodes by level (the longest upward path reaching them from
 /// below, so every arc goes to a higher level), and within a level by a space-filling key of the
 /// place they stand for, so the few nodes of one level a search reaches share cache lines and
-/// pages. The top levels, which every search reaches, stay small and contiguous at the end.
+/// pages. The top levels, which every search reaches, stay small and contiguous at the end. An
+/// uncontracted core, which no search enters, comes last, by place alone.
 extension ContractedGraph {
     /// Each rank's level: 0 when no arc comes up into it, else 1 + the highest level below it
     /// with an arc to it.
@@ -25,8 +26,9 @@ extension ContractedGraph {
     }
 
     /// The same hierarchy (same arcs, weights, directions) with ranks replaced by ids sorted by
-    /// level (an uncontracted core last), then `spatialKey` (indexed by original node id), then old rank; `rankOfNode` maps
-    /// original nodes to the new ids. Arcs within a node keep the documented sort order. The
+    /// level, then `spatialKey` (indexed by original node id), then old rank, with an
+    /// uncontracted core last and sorted by `spatialKey` alone; `rankOfNode` maps original nodes
+    /// to the new ids. Arcs within a node keep the documented sort order. The
     /// arcs are written on `threads` workers; the result does not depend on it.
     public func renumberedForLocality(spatialKey: [UInt64], threads: Int = Parallel.activeProcessorCount) -> ContractedGraph {
         precondition(spatialKey.count == nodeCount, "one spatial key per node")
@@ -103,9 +105,7 @@ extension ContractedGraph {
                 if h > tail {
                     lists[Int(tail) - firstCore].append((h, weight[a], m, direction[a]))
                 } else {
-                    let d = direction[a]
-                    let flipped = (d & CHDirection.forward != 0 ? CHDirection.backward : 0) | (d & CHDirection.backward != 0 ? CHDirection.forward : 0)
-                    lists[Int(h) - firstCore].append((tail, weight[a], m, flipped))
+                    lists[Int(h) - firstCore].append((tail, weight[a], m, CHDirection.fromHead(direction[a])))
                 }
             }
         }

@@ -55,4 +55,9 @@ public enum CHDirection {
     public static let forward: UInt8 = 1
     /// The arc is usable from the higher rank to the lower one (`head → r`).
     public static let backward: UInt8 = 2
+
+    /// The same arc's directions seen from its other end (when that end stores it).
+    @inline(__always) public static func fromHead(_ direction: UInt8) -> UInt8 {
+        (direction & forward != 0 ? backward : 0) | (direction & backward != 0 ? forward : 0)
+    }
 }
