@@ -3,7 +3,7 @@ import RoutingTiles
 /// The node-based road graph stitched from routing tiles: intersections and the road pieces
 /// between them, as flat arrays. Edges keep their full shapes.
 public struct RoadGraph {
-    // Nodes, sorted by OSM id.
+    // Nodes, sorted by OSM id (until `orderBySpace` sorts them by place, just before writing).
     public var nodeOsmId: [Int64] = []
     public var nodeLatE7: [Int32] = []
     public var nodeLonE7: [Int32] = []

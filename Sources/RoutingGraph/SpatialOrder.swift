@@ -12,7 +12,8 @@ extension RoadGraph {
     /// Sorts nodes by the Morton key of their point (then by old number) and edges by their new
     /// start node (then by old number), with shape points following their edges; the network,
     /// its shapes and every attribute stay as they were. Each array is replaced in turn, so the
-    /// graph is never held twice.
+    /// graph is never held twice. Call it last: chain compression and the edge-based graph find
+    /// restrictions' via nodes by binary search over OSM ids, which needs the id order.
     public mutating func orderBySpace() -> EdgeRenumbering {
         var keyed = (0..<nodeCount).map { v in (key: mortonKey(latE7: nodeLatE7[v], lonE7: nodeLonE7[v]), node: UInt32(v)) }
         keyed.sort { ($0.key, $0.node) < ($1.key, $1.node) }
