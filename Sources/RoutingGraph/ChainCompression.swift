@@ -165,14 +165,7 @@ extension RoadGraph {
         let order = (0..<nodeCount).sorted { nodeOsmId[$0] < nodeOsmId[$1] }
         if order.elementsEqual(0..<nodeCount) { return self }
         var g = self
-        var newIndex = [UInt32](repeating: 0, count: nodeCount)
-        for (i, old) in order.enumerated() { newIndex[old] = UInt32(i) }
-        g.nodeOsmId = order.map { nodeOsmId[$0] }
-        g.nodeLatE7 = order.map { nodeLatE7[$0] }
-        g.nodeLonE7 = order.map { nodeLonE7[$0] }
-        g.nodeControl = order.map { nodeControl[$0] }
-        g.edgeFrom = edgeFrom.map { newIndex[Int($0)] }
-        g.edgeTo = edgeTo.map { newIndex[Int($0)] }
+        g.permuteNodes(order)
         return g
     }
 }

@@ -117,6 +117,21 @@ public struct RoadGraph {
 
     func shapeRange(_ e: Int) -> Range<Int> { Int(shapeFirst[e])..<Int(shapeFirst[e + 1]) }
 
+    /// Moves node `order[i]` to place i and renumbers the edges' ends to match; returns each old
+    /// node's new number.
+    @discardableResult
+    mutating func permuteNodes(_ order: [Int]) -> [UInt32] {
+        var newNode = [UInt32](repeating: 0, count: nodeCount)
+        for (n, old) in order.enumerated() { newNode[old] = UInt32(n) }
+        nodeOsmId = order.map { nodeOsmId[$0] }
+        nodeLatE7 = order.map { nodeLatE7[$0] }
+        nodeLonE7 = order.map { nodeLonE7[$0] }
+        nodeControl = order.map { nodeControl[$0] }
+        edgeFrom = edgeFrom.map { newNode[Int($0)] }
+        edgeTo = edgeTo.map { newNode[Int($0)] }
+        return newNode
+    }
+
     /// Incidence lists in CSR form: at node v, `2e` for an edge starting there and `2e + 1` for
     /// one ending there, which is also the edge direction that leaves v. Self loops appear twice.
     public func edgeEnds() -> (first: [UInt32], ends: [UInt32]) {

@@ -19,29 +19,24 @@ extension RoadGraph {
         keyed.sort { ($0.key, $0.node) < ($1.key, $1.node) }
         let nodeOrder = keyed.map { Int($0.node) }   // new → old
         keyed = []
-        var newNode = [UInt32](repeating: 0, count: nodeCount)   // old → new
-        for (n, old) in nodeOrder.enumerated() { newNode[old] = UInt32(n) }
+        permuteNodes(nodeOrder)
 
-        // Edges by new start node, stably: a counting sort over the old order.
+        // Edges by (new) start node, stably: a counting sort over the old order.
         var start = [Int](repeating: 0, count: nodeCount + 1)
-        for e in 0..<edgeCount { start[Int(newNode[Int(edgeFrom[e])]) + 1] += 1 }
+        for e in 0..<edgeCount { start[Int(edgeFrom[e]) + 1] += 1 }
         for n in 0..<nodeCount { start[n + 1] += start[n] }
         var edgeOrder = [Int](repeating: 0, count: edgeCount)   // new → old
         var newEdge = [UInt32](repeating: 0, count: edgeCount)
         for e in 0..<edgeCount {
-            let n = Int(newNode[Int(edgeFrom[e])])
+            let n = Int(edgeFrom[e])
             edgeOrder[start[n]] = e
             newEdge[e] = UInt32(start[n])
             start[n] += 1
         }
 
         func permuted<T>(_ values: [T], _ order: [Int]) -> [T] { order.map { values[$0] } }
-        nodeOsmId = permuted(nodeOsmId, nodeOrder)
-        nodeLatE7 = permuted(nodeLatE7, nodeOrder)
-        nodeLonE7 = permuted(nodeLonE7, nodeOrder)
-        nodeControl = permuted(nodeControl, nodeOrder)
-        edgeFrom = edgeOrder.map { newNode[Int(edgeFrom[$0])] }
-        edgeTo = edgeOrder.map { newNode[Int(edgeTo[$0])] }
+        edgeFrom = permuted(edgeFrom, edgeOrder)
+        edgeTo = permuted(edgeTo, edgeOrder)
         var first: [UInt32] = [0], lat: [Int32] = [], lon: [Int32] = []
         first.reserveCapacity(edgeCount + 1)
         lat.reserveCapacity(shapeLatE7.count)
