@@ -23,7 +23,9 @@ public enum ManeuverModifier: String {
 
 /// A turn angle in −180…180 from the arriving and leaving bearings (positive: right).
 @inline(__always) func turnAngle(arriving: Double, leaving: Double) -> Double {
-    var a = (leaving - arriving).truncatingRemainder(dividingBy: 360)
+    var a = leaving - arriving
+    // Below 360 either way (bearings lie in 0 ..< 360) the remainder is `a` itself: no libm call.
+    if !(abs(a) < 360) { a = a.truncatingRemainder(dividingBy: 360) }
     if a > 180 { a -= 360 }
     if a <= -180 { a += 360 }
     return a

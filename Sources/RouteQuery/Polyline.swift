@@ -141,10 +141,14 @@ public struct PolylineRuns {
             ends = [Int32](unsafeUninitializedCapacity: lat.count) { ends, initialized in
                 lat.withUnsafeBufferPointer { lat in
                     lon.withUnsafeBufferPointer { lon in
+                        // A local copy: the writer captured by these closures lived in memory,
+                        // its count and last point stored and loaded again for every value.
+                        var writer = out
                         for k in 0..<lat.count {
-                            out.append(lat: Polyline.roundedHalfAway(lat[k] * factor), lon: Polyline.roundedHalfAway(lon[k] * factor))
-                            ends[k] = Int32(truncatingIfNeeded: out.count)
+                            writer.append(lat: Polyline.roundedHalfAway(lat[k] * factor), lon: Polyline.roundedHalfAway(lon[k] * factor))
+                            ends[k] = Int32(truncatingIfNeeded: writer.count)
                         }
+                        out = writer
                     }
                 }
                 initialized = lat.count

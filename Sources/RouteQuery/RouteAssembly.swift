@@ -78,37 +78,51 @@ struct RouteAssembly {
         }
     }
 
-    /// The names of the two roads driven longest, in route order (OSRM's leg summary). A route
-    /// has few names and long runs of each: a short list with the last one remembered, not a
-    /// dictionary probe per piece.
+    /// The names of the two roads driven longest, in route order (OSRM's leg summary). Runs of
+    /// one name are long: the last name is remembered, and a new one is looked up in a small
+    /// open-addressed table of the names seen (a long route has a hundred or more, which a
+    /// linear search went through at every change). Scratch on the stack, in first-seen order.
     func summary(_ pieces: [DrivenPiece]) -> String {
-        var names: [(name: UInt32, meters: Double, firstSeen: Int)] = []
-        var last = -1
-        for (i, p) in pieces.enumerated() {
-            let name = data.edges[p.edge].name
-            guard name != 0 else { continue }
-            if last < 0 || names[last].name != name {
-                last = names.firstIndex { $0.name == name } ?? -1
-                if last < 0 {
-                    names.append((name, 0, i))
-                    last = names.count - 1
+        var slots = 16
+        while slots < 2 * pieces.count { slots <<= 1 }
+        let capacity = max(1, pieces.count)
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: slots) { table in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { names in
+                withUnsafeTemporaryAllocation(of: Double.self, capacity: capacity) { meters in
+                    table.initialize(repeating: -1)
+                    var count = 0, last = -1
+                    for p in pieces {
+                        let name = data.edges[p.edge].name
+                        guard name != 0 else { continue }
+                        if last < 0 || names[last] != name {
+                            var h = Int(truncatingIfNeeded: name &* 0x9E37_79B1) & (slots - 1)
+                            while table[h] >= 0 && names[Int(table[h])] != name { h = (h + 1) & (slots - 1) }
+                            if table[h] < 0 {
+                                table[h] = Int32(count)
+                                names[count] = name
+                                meters[count] = 0
+                                count += 1
+                            }
+                            last = Int(table[h])
+                        }
+                        meters[last] += p.meters
+                    }
+                    // The two longest (the earlier first on a tie), in route order: one pass, not a sort.
+                    var best = -1, second = -1
+                    for i in 0..<count {
+                        if best < 0 || meters[i] > meters[best] {
+                            second = best
+                            best = i
+                        } else if second < 0 || meters[i] > meters[second] {
+                            second = i
+                        }
+                    }
+                    guard best >= 0 else { return "" }
+                    guard second >= 0 else { return data.string(names[best]) }
+                    return data.string(names[min(best, second)]) + ", " + data.string(names[max(best, second)])
                 }
             }
-            names[last].meters += p.meters
         }
-        // The two longest (the earlier first on a tie), in route order: one pass, not a sort.
-        var best = -1, second = -1
-        for i in names.indices {
-            if best < 0 || names[i].meters > names[best].meters {
-                second = best
-                best = i
-            } else if second < 0 || names[i].meters > names[second].meters {
-                second = i
-            }
-        }
-        guard best >= 0 else { return "" }
-        guard second >= 0 else { return data.string(names[best].name) }
-        return data.string(names[min(best, second)].name) + ", " + data.string(names[max(best, second)].name)
     }
 
     /// `legPolyline`: the step's leg's points, of which every step but the arrival is a run.

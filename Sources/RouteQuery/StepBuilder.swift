@@ -107,20 +107,14 @@ struct StepBuilder {
     private func maneuver(_ j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, points: LegPoints,
                           exitsPassed: inout Int, onto steps: inout [RouteStep]) -> ManeuverType? {
         let node = j.node
-        let at = data.junctionLatitude(arriving: a.edge, a.direction)
-        let arriving = data.bearingArriving(a.edge, a.direction, at: at)
-        let leaving = data.bearingLeaving(b.edge, b.direction, at: at)
-        let angle = turnAngle(arriving: arriving, leaving: leaving)
         // The bearing of every road leaving the node, for the intersection and the other exits:
         // on the stack (nearly every junction that gets here makes a step, so all are needed).
         let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: end - first) { ends in
-            for i in first..<end {
-                let ed = Int(data.nodeEnds[i]), e = ed >> 1, d = ed & 1
-                ends[i - first] = e == b.edge && d == b.direction ? leaving : data.bearingLeaving(e, d, at: at)
-            }
-            return maneuver(j, from: a, to: b, points: points, exitsPassed: &exitsPassed, arriving: arriving, leaving: leaving,
-                            angle: angle, endBearings: UnsafeBufferPointer(ends), onto: &steps)
+            let bearings = junctionBearings(from: a, to: b, node: node, ends: ends)
+            let angle = turnAngle(arriving: bearings.arriving, leaving: bearings.leaving)
+            return maneuver(j, from: a, to: b, points: points, exitsPassed: &exitsPassed, arriving: bearings.arriving,
+                            leaving: bearings.leaving, angle: angle, endBearings: UnsafeBufferPointer(ends), onto: &steps)
         }
     }
 
@@ -206,22 +200,22 @@ struct StepBuilder {
     /// OSRM's intersection: bearings of every road at the node (sorted), the one arrived on, the one taken.
     private func intersection(node: Int, arriving: DrivenPiece, leaving: DrivenPiece, bearings: UnsafeBufferPointer<Double>) -> ([Int], Int?, Int?) {
         let first = Int(data.nodeFirstEnd[node]), count = bearings.count
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { buffer in
-            var keyed = buffer
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { keyed in
             // The rounded bearing above the road's place at the node: sorted, ties stay in node
-            // order, as a stable sort by bearing leaves them.
-            for k in 0..<count { keyed[k] = (Int(bearings[k].rounded()) % 360) << 32 | k }
-            keyed.sort()
+            // order, as a stable sort by bearing leaves them (a handful of roads: by insertion).
+            for k in 0..<count { keyed[k] = Int(Polyline.roundedHalfAway(bearings[k]) % 360) << 32 | k }
+            insertionSort(keyed)
             var inIndex: Int?, outIndex: Int?
-            let sorted = [Int](unsafeUninitializedCapacity: count) { out, initialized in
-                for p in 0..<count {
-                    let ed = Int(data.nodeEnds[first + keyed[p] & 0xFFFF_FFFF])
-                    let e = ed >> 1, d = ed & 1
-                    if inIndex == nil && e == arriving.edge && d != arriving.direction { inIndex = p }
-                    if outIndex == nil && e == leaving.edge && d == leaving.direction { outIndex = p }
-                    out[p] = keyed[p] >> 32
-                }
-                initialized = count
+            // Appended into reserved room: `[Int](unsafeUninitializedCapacity:)` allocates
+            // through the standard library's unspecialised path, twice the instructions.
+            var sorted: [Int] = []
+            sorted.reserveCapacity(count)
+            for p in 0..<count {
+                let ed = Int(data.nodeEnds[first + keyed[p] & 0xFFFF_FFFF])
+                let e = ed >> 1, d = ed & 1
+                if inIndex == nil && e == arriving.edge && d != arriving.direction { inIndex = p }
+                if outIndex == nil && e == leaving.edge && d == leaving.direction { outIndex = p }
+                sorted.append(keyed[p] >> 32)
             }
             return (sorted, inIndex, outIndex)
         }
@@ -234,5 +228,20 @@ struct StepBuilder {
         let lat = points.lat, lon = points.lon
         guard lat[i] != lat[j] || lon[i] != lon[j] else { return nil }
         return initialBearingDegrees(from: GeoPoint(lon: lon[i], lat: lat[i]), to: GeoPoint(lon: lon[j], lat: lat[j]))
+    }
+}
+
+/// Sorts a few keys in place: a junction has a handful of roads, fewer than the standard
+/// library's sort is set up for.
+@inline(__always) func insertionSort(_ keys: UnsafeMutableBufferPointer<Int>) {
+    guard keys.count > 1 else { return }
+    for i in 1..<keys.count {
+        let key = keys[i]
+        var j = i
+        while j > 0 && keys[j - 1] > key {
+            keys[j] = keys[j - 1]
+            j -= 1
+        }
+        keys[j] = key
     }
 }

@@ -1,0 +1,112 @@
+@testable import RouteQuery
+import TileMath
+import XCTest
+
+/// Bearings at junctions by series (`SeriesBearing`, `StepBuilder.junctionBearings`) against
+/// libm's, over every junction of the sample graph: within the stated bound, and every decision
+/// the steps take on them (whole degrees, whole-degree thresholds, signs) the same.
+final class JunctionBearingsTests: XCTestCase {
+    func data() throws -> RoutingData { try RoutingData(path: try SampleGraphFixture.graphPath()) }
+
+    /// The road ends leaving `node`, as (edge, direction).
+    func ends(_ data: RoutingData, _ node: Int) -> [(edge: Int, direction: Int)] {
+        (Int(data.nodeFirstEnd[node])..<Int(data.nodeFirstEnd[node + 1])).map {
+            let ed = Int(data.nodeEnds[$0])
+            return (ed >> 1, ed & 1)
+        }
+    }
+
+    func piece(_ edge: Int, _ direction: Int) -> DrivenPiece {
+        DrivenPiece(edge: edge, direction: direction, fromShare: 0, toShare: 1, seconds: 0, meters: 0, points: 0..<0)
+    }
+
+    func testSeriesBearingsAreWithinTheirBoundOfLibm() throws {
+        let data = try data()
+        var measured = 0, declined = 0, largestBound = 0.0
+        for node in 0..<data.nodeCount {
+            for end in ends(data, node) {
+                let at = data.junctionLatitude(arriving: end.edge, 1 - end.direction)
+                let (p0, p1) = data.leavingSegment(end.edge, end.direction)
+                guard let series = SeriesBearing(from: (p0.latE7, p0.lonE7), to: (p1.latE7, p1.lonE7), junctionAtFrom: true, junction: at)
+                else { declined += 1; continue }
+                let libm = data.bearingLeaving(end.edge, end.direction, at: at)
+                var difference = abs(series.degrees - libm)
+                difference = min(difference, 360 - difference)
+                XCTAssertLessThanOrEqual(difference, series.bound, "edge \(end.edge) direction \(end.direction): \(series.degrees) vs \(libm)")
+                XCTAssertTrue((0..<360).contains(series.degrees))
+                largestBound = max(largestBound, series.bound)
+                measured += 1
+                // The same segment driven the other way, arriving at its first point.
+                let back = SeriesBearing(from: (p1.latE7, p1.lonE7), to: (p0.latE7, p0.lonE7), junctionAtFrom: false, junction: at)
+                let libmBack = initialBearingDegrees(from: GeoPoint(lon: Double(p1.lonE7) / 1e7, lat: Double(p1.latE7) / 1e7),
+                                                     to: GeoPoint(lon: Double(p0.lonE7) / 1e7, lat: Double(p0.latE7) / 1e7))
+                if let back {
+                    var d = abs(back.degrees - libmBack)
+                    d = min(d, 360 - d)
+                    XCTAssertLessThanOrEqual(d, back.bound, "edge \(end.edge) back: \(back.degrees) vs \(libmBack)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(measured, 10_000, "road ends measured by series")
+        XCTAssertLessThan(declined * 100, measured, "more than 1 % declined (long or empty segments)")
+        XCTAssertLessThan(largestBound, 0.01, "a bound of whole hundredths of a degree would send most junctions to libm")
+    }
+
+    /// What the step rules and the answer take from a value: its whole-degree rounding, and which
+    /// side of every whole degree (and of zero) it and its magnitude lie on.
+    func decisions(_ v: Double) -> [Double] {
+        [v.rounded(), v.rounded(.down), v.rounded(.up), abs(v).rounded(.down), abs(v).rounded(.up)]
+    }
+
+    func testJunctionBearingsDecideAsLibmAtEveryJunction() throws {
+        let data = try data()
+        let steps = StepBuilder(data: data)
+        var junctions = 0, bySeries = 0
+        for node in 0..<data.nodeCount {
+            let leaving = ends(data, node)
+            guard leaving.count >= 2 else { continue }
+            // Arriving along each road end (the edge driven the other way), leaving by each other.
+            for arriving in leaving {
+                let a = piece(arriving.edge, 1 - arriving.direction)
+                guard data.endNode(a.edge, a.direction) == node else { continue }
+                for out in leaving where !(out.edge == arriving.edge && out.direction == arriving.direction) {
+                    let b = piece(out.edge, out.direction)
+                    let at = data.junctionLatitude(arriving: a.edge, a.direction)
+                    var fast = [Double](repeating: -1, count: leaving.count), exact = fast
+                    let f = fast.withUnsafeMutableBufferPointer { steps.junctionBearings(from: a, to: b, node: node, ends: $0) }
+                    let x = exact.withUnsafeMutableBufferPointer { steps.libmBearings(from: a, to: b, node: node, at: at, ends: $0) }
+                    if fast.withUnsafeMutableBufferPointer({ steps.seriesBearings(from: a, to: b, node: node, at: at, ends: $0) }) != nil {
+                        bySeries += 1
+                    }
+                    junctions += 1
+                    XCTAssertEqual(decisions(f.arriving), decisions(x.arriving), "node \(node): arriving \(f.arriving) vs \(x.arriving)")
+                    XCTAssertEqual(decisions(f.leaving), decisions(x.leaving), "node \(node): leaving \(f.leaving) vs \(x.leaving)")
+                    for k in fast.indices {
+                        XCTAssertEqual(decisions(fast[k]), decisions(exact[k]), "node \(node) end \(k): \(fast[k]) vs \(exact[k])")
+                        XCTAssertEqual(decisions(turnAngle(arriving: f.arriving, leaving: fast[k])),
+                                       decisions(turnAngle(arriving: x.arriving, leaving: exact[k])), "node \(node) end \(k): turn angle")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(junctions, 20_000, "junction turns compared")
+        XCTAssertGreaterThan(bySeries * 100, junctions * 95, "series measured fewer than 95 % of the junctions")
+    }
+
+    func testNearHalfDegreeFlagsValuesWithinTheBound() {
+        XCTAssertTrue(SeriesBearing.nearHalfDegree(12.5 + 1e-9, bound: 1e-8))
+        XCTAssertTrue(SeriesBearing.nearHalfDegree(13 - 1e-9, bound: 1e-8))
+        XCTAssertTrue(SeriesBearing.nearHalfDegree(-20, bound: 1e-8))
+        XCTAssertFalse(SeriesBearing.nearHalfDegree(12.25, bound: 1e-8))
+        XCTAssertFalse(SeriesBearing.nearHalfDegree(359.7, bound: 1e-3))
+    }
+
+    func testTurnAngleWrapsAsBefore() {
+        // Bearings in 0 ..< 360 take the path without a remainder; the wrap is unchanged.
+        XCTAssertEqual(turnAngle(arriving: 350, leaving: 10), 20)
+        XCTAssertEqual(turnAngle(arriving: 10, leaving: 350), -20)
+        XCTAssertEqual(turnAngle(arriving: 0, leaving: 180), 180)
+        XCTAssertEqual(turnAngle(arriving: 180, leaving: 0), 180)
+        XCTAssertEqual(turnAngle(arriving: 0, leaving: 720.5), 0.5)
+    }
+}
