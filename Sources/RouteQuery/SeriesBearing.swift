@@ -18,7 +18,7 @@ struct SeriesBearing {
 
     /// Ends further apart than this (1e-7 degrees, in latitude or longitude; 0.05°) are measured
     /// with libm: the small-angle series are exact to ~1e-21 only below it.
-    static let maxDeltaE7: Int32 = 500_000
+    static let maxDeltaE7: UInt32 = 500_000
 
     /// From `from` to `to` (1e-7 degrees), one of them (`junctionAtFrom`) the junction at
     /// latitude `junction`. Nil when the segment has no length, is not short, or the junction
@@ -26,8 +26,10 @@ struct SeriesBearing {
     @inline(__always)
     init?(from: (latE7: Int32, lonE7: Int32), to: (latE7: Int32, lonE7: Int32), junctionAtFrom: Bool, junction: JunctionLatitude) {
         let dLatE7 = to.latE7 &- from.latE7, dLonE7 = to.lonE7 &- from.lonE7
-        guard dLatE7 != 0 || dLonE7 != 0, abs(dLatE7) < Self.maxDeltaE7, abs(dLonE7) < Self.maxDeltaE7,
-              abs(junction.latE7) < 850_000_000
+        // Magnitudes, not abs: a wrapped difference (across the antimeridian, or a hostile file)
+        // may be Int32.min, which abs traps on; a wrapped one is never short, so libm measures it.
+        guard dLatE7 != 0 || dLonE7 != 0, dLatE7.magnitude < Self.maxDeltaE7, dLonE7.magnitude < Self.maxDeltaE7,
+              junction.latE7.magnitude < 850_000_000
         else { return nil }
         let radiansPerE7 = 1e-7 * (Double.pi / 180)
         let j = junction.trig

@@ -101,6 +101,20 @@ final class JunctionBearingsTests: XCTestCase {
         XCTAssertFalse(SeriesBearing.nearHalfDegree(359.7, bound: 1e-3))
     }
 
+    func testSegmentsThatAreLongOrWrapAreLeftToLibm() {
+        let equator = JunctionLatitude(latE7: 0, trig: LatitudeTrig(degrees: 0))
+        // Across the antimeridian: the E7 difference wraps, and the segment is not short.
+        XCTAssertNil(SeriesBearing(from: (0, 1_799_999_999), to: (0, -1_799_999_999), junctionAtFrom: true, junction: equator))
+        // A difference of exactly 2^31 wraps to Int32.min: declined, not a trap.
+        XCTAssertNil(SeriesBearing(from: (0, -1_073_741_824), to: (0, 1_073_741_824), junctionAtFrom: true, junction: equator))
+        // Longer than 0.05°, and no length at all.
+        XCTAssertNil(SeriesBearing(from: (0, 0), to: (500_000, 0), junctionAtFrom: true, junction: equator))
+        XCTAssertNil(SeriesBearing(from: (0, 0), to: (0, 0), junctionAtFrom: true, junction: equator))
+        // Due east and due north, a metre or so.
+        XCTAssertEqual(SeriesBearing(from: (0, 0), to: (0, 100), junctionAtFrom: true, junction: equator)?.degrees ?? -1, 90, accuracy: 1e-9)
+        XCTAssertEqual(SeriesBearing(from: (0, 0), to: (100, 0), junctionAtFrom: true, junction: equator)?.degrees ?? -1, 0, accuracy: 1e-9)
+    }
+
     func testTurnAngleWrapsAsBefore() {
         // Bearings in 0 ..< 360 take the path without a remainder; the wrap is unchanged.
         XCTAssertEqual(turnAngle(arriving: 350, leaving: 10), 20)
