@@ -27,6 +27,7 @@ public struct RouteStep {
 /// junction, a change of road name, ramps, forks, roundabouts), none where the road just goes on.
 struct StepBuilder {
     let data: RoutingData
+    let strings = StepStrings()
 
     /// Staying on the same road through a junction is a step (`continue`) from this turn on.
     static let continueAngle = 55.0
@@ -45,7 +46,7 @@ struct StepBuilder {
         let start = first.points.lowerBound
         steps.append(RouteStep(type: .depart, modifier: nil, bearingBefore: 0, bearingAfter: departBearing.rounded(),
                                location: (points.lon[start], points.lat[start]), exit: nil,
-                               name: data.string(data.edges[first.edge].name), ref: data.string(data.edges[first.edge].ref)))
+                               name: strings.string(data.edges[first.edge].name, in: data), ref: strings.string(data.edges[first.edge].ref, in: data)))
         steps[0].intersectionBearings = [Int(departBearing.rounded()) % 360]
         steps[0].intersectionOut = 0
         var exitsPassed = 0
@@ -163,7 +164,7 @@ struct StepBuilder {
         let location = (points.lon[b.points.lowerBound], points.lat[b.points.lowerBound])
         steps.append(RouteStep(type: type, modifier: modifier, bearingBefore: arriving.rounded(), bearingAfter: leaving.rounded(),
                                location: location, exit: nil,
-                               name: data.string(data.edges[b.edge].name), ref: data.string(data.edges[b.edge].ref)))
+                               name: strings.string(data.edges[b.edge].name, in: data), ref: strings.string(data.edges[b.edge].ref, in: data)))
         let (bearings, inIndex, outIndex) = intersection(node: node, arriving: a, leaving: b, bearings: endBearings)
         steps[steps.count - 1].intersectionBearings = bearings
         steps[steps.count - 1].intersectionIn = inIndex
