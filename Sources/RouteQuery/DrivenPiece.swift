@@ -101,20 +101,10 @@ extension RoutingData {
     }
 
     /// The shape points (from, to) of the first segment driven on edge e in direction d, and of
-    /// the last: what the bearings leaving and arriving are measured on. (`shapes.point(e, k,
-    /// direction:)` for the two points at one end, each lookup's tests for which end it is and
-    /// which way it is driven made once: every junction a route passes asks for two.)
-    @inline(__always) func leavingSegment(_ e: Int, _ d: Int) -> (E7Point, E7Point) {
-        let record = edges[e], first = Int(record.shapeFirst), end = Int(edges[e + 1].shapeFirst)
-        if d == 0 { return (shapes.nodes[Int(record.from)], end > first ? shapes.inner[first] : shapes.nodes[Int(record.to)]) }
-        return (shapes.nodes[Int(record.to)], end > first ? shapes.inner[end - 1] : shapes.nodes[Int(record.from)])
-    }
+    /// the last: what the bearings leaving and arriving are measured on.
+    @inline(__always) func leavingSegment(_ e: Int, _ d: Int) -> (E7Point, E7Point) { shapes.startSegment(e, direction: d) }
 
-    @inline(__always) func arrivingSegment(_ e: Int, _ d: Int) -> (E7Point, E7Point) {
-        let record = edges[e], first = Int(record.shapeFirst), end = Int(edges[e + 1].shapeFirst)
-        if d == 0 { return (end > first ? shapes.inner[end - 1] : shapes.nodes[Int(record.from)], shapes.nodes[Int(record.to)]) }
-        return (end > first ? shapes.inner[first] : shapes.nodes[Int(record.to)], shapes.nodes[Int(record.from)])
-    }
+    @inline(__always) func arrivingSegment(_ e: Int, _ d: Int) -> (E7Point, E7Point) { shapes.endSegment(e, direction: d) }
 
     /// Bearing (degrees) leaving the start / arriving at the end of edge e driven in direction
     /// d. With `junction`, the latitude every bearing at one junction shares, its sine and

@@ -85,42 +85,38 @@ struct RouteAssembly {
     func summary(_ pieces: [DrivenPiece]) -> String {
         var slots = 16
         while slots < 2 * pieces.count { slots <<= 1 }
-        let capacity = max(1, pieces.count)
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: slots) { table in
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { names in
-                withUnsafeTemporaryAllocation(of: Double.self, capacity: capacity) { meters in
-                    table.initialize(repeating: -1)
-                    var count = 0, last = -1
-                    for p in pieces {
-                        let name = data.edges[p.edge].name
-                        guard name != 0 else { continue }
-                        if last < 0 || names[last] != name {
-                            var h = Int(truncatingIfNeeded: name &* 0x9E37_79B1) & (slots - 1)
-                            while table[h] >= 0 && names[Int(table[h])] != name { h = (h + 1) & (slots - 1) }
-                            if table[h] < 0 {
-                                table[h] = Int32(count)
-                                names[count] = name
-                                meters[count] = 0
-                                count += 1
-                            }
-                            last = Int(table[h])
+            withUnsafeTemporaryAllocation(of: (name: UInt32, meters: Double).self, capacity: max(1, pieces.count)) { names in
+                table.initialize(repeating: -1)
+                var count = 0, last = -1
+                for p in pieces {
+                    let name = data.edges[p.edge].name
+                    guard name != 0 else { continue }
+                    if last < 0 || names[last].name != name {
+                        var h = Int(truncatingIfNeeded: name &* 0x9E37_79B1) & (slots - 1)
+                        while table[h] >= 0 && names[Int(table[h])].name != name { h = (h + 1) & (slots - 1) }
+                        if table[h] < 0 {
+                            table[h] = Int32(count)
+                            names[count] = (name, 0)
+                            count += 1
                         }
-                        meters[last] += p.meters
+                        last = Int(table[h])
                     }
-                    // The two longest (the earlier first on a tie), in route order: one pass, not a sort.
-                    var best = -1, second = -1
-                    for i in 0..<count {
-                        if best < 0 || meters[i] > meters[best] {
-                            second = best
-                            best = i
-                        } else if second < 0 || meters[i] > meters[second] {
-                            second = i
-                        }
-                    }
-                    guard best >= 0 else { return "" }
-                    guard second >= 0 else { return data.string(names[best]) }
-                    return data.string(names[min(best, second)]) + ", " + data.string(names[max(best, second)])
+                    names[last].meters += p.meters
                 }
+                // The two longest (the earlier first on a tie), in route order: one pass, not a sort.
+                var best = -1, second = -1
+                for i in 0..<count {
+                    if best < 0 || names[i].meters > names[best].meters {
+                        second = best
+                        best = i
+                    } else if second < 0 || names[i].meters > names[second].meters {
+                        second = i
+                    }
+                }
+                guard best >= 0 else { return "" }
+                guard second >= 0 else { return data.string(names[best].name) }
+                return data.string(names[min(best, second)].name) + ", " + data.string(names[max(best, second)].name)
             }
         }
     }

@@ -63,6 +63,21 @@ public struct EdgeShapes {
         body(node(Int(d == 0 ? record.to : record.from)))
     }
 
+    /// The first segment of edge e driven in direction d (its start, and the point after it) and
+    /// the last (the point before its end, and its end): `point(e, k, direction:)` for the two
+    /// points at one end, with the tests for which end and which way made once.
+    @inlinable @inline(__always) public func startSegment(_ e: Int, direction d: Int) -> (E7Point, E7Point) {
+        let record = edges[e], first = Int(record.shapeFirst), end = Int(edges[e + 1].shapeFirst)
+        if d == 0 { return (nodes[Int(record.from)], end > first ? inner[first] : nodes[Int(record.to)]) }
+        return (nodes[Int(record.to)], end > first ? inner[end - 1] : nodes[Int(record.from)])
+    }
+
+    @inlinable @inline(__always) public func endSegment(_ e: Int, direction d: Int) -> (E7Point, E7Point) {
+        let record = edges[e], first = Int(record.shapeFirst), end = Int(edges[e + 1].shapeFirst)
+        if d == 0 { return (end > first ? inner[end - 1] : nodes[Int(record.from)], nodes[Int(record.to)]) }
+        return (end > first ? inner[first] : nodes[Int(record.to)], nodes[Int(record.from)])
+    }
+
     @inlinable @inline(__always) public func node(_ v: Int) -> E7Point { nodes[v] }
 }
 

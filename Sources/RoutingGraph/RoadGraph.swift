@@ -117,10 +117,8 @@ public struct RoadGraph {
 
     func shapeRange(_ e: Int) -> Range<Int> { Int(shapeFirst[e])..<Int(shapeFirst[e + 1]) }
 
-    /// Moves node `order[i]` to place i and renumbers the edges' ends to match; returns each old
-    /// node's new number.
-    @discardableResult
-    mutating func permuteNodes(_ order: [Int]) -> [UInt32] {
+    /// Moves node `order[i]` to place i and renumbers the edges' ends to match.
+    mutating func permuteNodes(_ order: [Int]) {
         var newNode = [UInt32](repeating: 0, count: nodeCount)
         for (n, old) in order.enumerated() { newNode[old] = UInt32(n) }
         nodeOsmId = order.map { nodeOsmId[$0] }
@@ -129,7 +127,6 @@ public struct RoadGraph {
         nodeControl = order.map { nodeControl[$0] }
         edgeFrom = edgeFrom.map { newNode[Int($0)] }
         edgeTo = edgeTo.map { newNode[Int($0)] }
-        return newNode
     }
 
     /// Incidence lists in CSR form: at node v, `2e` for an edge starting there and `2e + 1` for
