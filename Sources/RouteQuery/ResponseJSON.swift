@@ -100,7 +100,9 @@ extension RouteStepResponse {
         out.raw(",\"geometry\":")
         geometry.writeJSON(to: &out)
         out.raw(",\"intersections\":")
-        writeArray(intersections, to: &out) { $0.writeJSON(to: &$1) }
+        out.raw("[")
+        intersection.writeJSON(to: &out)
+        out.raw("]")
         out.raw(",\"maneuver\":")
         maneuver.writeJSON(to: &out)
         out.raw(",\"mode\":")
@@ -186,7 +188,8 @@ extension LonLat {
     }
 }
 
-@inline(__always) func writeArray<T, Out: JSONSink & ~Copyable>(_ items: [T], to out: inout Out, _ element: (T, inout Out) -> Void) {
+@inline(__always) func writeArray<Items: Collection, Out: JSONSink & ~Copyable>(_ items: Items, to out: inout Out,
+                                                                              _ element: (Items.Element, inout Out) -> Void) {
     out.raw("[")
     for (i, item) in items.enumerated() {
         if i > 0 { out.raw(",") }

@@ -137,6 +137,6 @@ struct RouteAssembly {
         }
         return RouteStepResponse(distance: round1(s.meters), duration: round1(s.seconds), weight: round1(s.seconds),
                                  name: s.name, ref: s.ref, geometry: stepGeometry, maneuver: maneuver,
-                                 intersections: [intersection])
+                                 intersection: intersection)
     }
 }

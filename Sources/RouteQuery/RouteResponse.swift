@@ -73,7 +73,7 @@ public struct RouteManeuver: Encodable, Sendable {
 
 public struct RouteIntersection: Encodable, Sendable {
     public var location: LonLat
-    public var bearings: [Int]
+    public var bearings: IntersectionBearings
     /// Index in `bearings` of the road arrived on, and of the road taken.
     public var `in`: Int?
     public var out: Int?
@@ -104,15 +104,36 @@ public struct RouteStepResponse: Encodable, Sendable {
     public var drivingSide = "right"
     public var geometry: RouteGeometry
     public var maneuver: RouteManeuver
-    public var intersections: [RouteIntersection]
+    /// The maneuver's intersection: the one a step lists (the junctions passed on the way are
+    /// not), kept as a value rather than in a one-element array allocated per step.
+    public var intersection: RouteIntersection
     /// Only when asked for (absent otherwise, so plain responses keep their bytes).
     public var voiceInstructions: [VoiceInstruction]?
     public var bannerInstructions: [BannerInstruction]?
+
+    /// OSRM's `intersections`.
+    public var intersections: [RouteIntersection] { [intersection] }
 
     enum CodingKeys: String, CodingKey {
         case distance, duration, weight, name, ref, mode, geometry, maneuver, intersections
         case voiceInstructions, bannerInstructions
         case drivingSide = "driving_side"
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(distance, forKey: .distance)
+        try c.encode(duration, forKey: .duration)
+        try c.encode(weight, forKey: .weight)
+        try c.encode(name, forKey: .name)
+        try c.encode(ref, forKey: .ref)
+        try c.encode(mode, forKey: .mode)
+        try c.encode(drivingSide, forKey: .drivingSide)
+        try c.encode(geometry, forKey: .geometry)
+        try c.encode(maneuver, forKey: .maneuver)
+        try c.encode(intersections, forKey: .intersections)
+        try c.encodeIfPresent(voiceInstructions, forKey: .voiceInstructions)
+        try c.encodeIfPresent(bannerInstructions, forKey: .bannerInstructions)
     }
 }
 

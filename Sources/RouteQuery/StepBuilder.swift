@@ -18,7 +18,7 @@ public struct RouteStep {
     public var lat: ArraySlice<Double> = []
     public var lon: ArraySlice<Double> = []
     /// Bearings of the roads at the maneuver's junction, and which were entered and left.
-    public var intersectionBearings: [Int] = []
+    public var intersectionBearings = IntersectionBearings()
     public var intersectionIn: Int?
     public var intersectionOut: Int?
 }
@@ -148,13 +148,14 @@ struct StepBuilder {
                 // Staying on the same road through a junction needs a word only for a real turn.
                 type = abs(angle) >= Self.continueAngle ? .continue : nil
             } else {
-                let others = otherExitAngles(node: node, arriving: arriving, except: b, bearings: endBearings)
-                if !others.contains(where: { abs($0) < 35 }) && abs(angle) >= 45 && others.contains(where: { ($0 > 0) != (angle > 0) }) {
-                    type = .endOfRoad
-                } else if others.count == 1, abs(angle) < 50, let o = others.first, abs(o) < 50 {
-                    type = .fork
-                } else {
-                    type = .turn
+                type = withUnsafeTemporaryAllocation(of: Double.self, capacity: endBearings.count) { angles in
+                    let others = otherExitAngles(node: node, arriving: arriving, except: b, bearings: endBearings, into: angles)
+                    if !others.contains(where: { abs($0) < 35 }) && abs(angle) >= 45 && others.contains(where: { ($0 > 0) != (angle > 0) }) {
+                        return .endOfRoad
+                    } else if others.count == 1, abs(angle) < 50, let o = others.first, abs(o) < 50 {
+                        return .fork
+                    }
+                    return .turn
                 }
             }
         }
@@ -184,22 +185,28 @@ struct StepBuilder {
     }
 
     /// Turn angles of the drivable ways out of `node` other than `chosen` and the way back
-    /// (`bearings`: of every road end at the node, in order).
-    private func otherExitAngles(node: Int, arriving: Double, except chosen: DrivenPiece, bearings: UnsafeBufferPointer<Double>) -> [Double] {
-        var out: [Double] = []
+    /// (`bearings`: of every road end at the node, in order), written to the front of `out`
+    /// (room for one per road end: scratch on the stack, not an array per turn).
+    private func otherExitAngles(node: Int, arriving: Double, except chosen: DrivenPiece, bearings: UnsafeBufferPointer<Double>,
+                                 into out: UnsafeMutableBufferPointer<Double>) -> UnsafeBufferPointer<Double> {
+        var count = 0
         let first = Int(data.nodeFirstEnd[node])
         for i in first..<Int(data.nodeFirstEnd[node + 1]) {
             let ed = Int(data.nodeEnds[i])
             let e = ed >> 1, d = ed & 1
             guard data.edgeDirectionRank[ed] != UInt32.max, !(e == chosen.edge && d == chosen.direction) else { continue }
             let a = turnAngle(arriving: arriving, leaving: bearings[i - first])
-            if abs(a) < 170 { out.append(a) }
+            if abs(a) < 170 {
+                out[count] = a
+                count += 1
+            }
         }
-        return out
+        return UnsafeBufferPointer(rebasing: out[0..<count])
     }
 
     /// OSRM's intersection: bearings of every road at the node (sorted), the one arrived on, the one taken.
-    private func intersection(node: Int, arriving: DrivenPiece, leaving: DrivenPiece, bearings: UnsafeBufferPointer<Double>) -> ([Int], Int?, Int?) {
+    private func intersection(node: Int, arriving: DrivenPiece, leaving: DrivenPiece, bearings: UnsafeBufferPointer<Double>)
+        -> (IntersectionBearings, Int?, Int?) {
         let first = Int(data.nodeFirstEnd[node]), count = bearings.count
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { keyed in
             // The rounded bearing above the road's place at the node: sorted, ties stay in node
@@ -207,18 +214,14 @@ struct StepBuilder {
             for k in 0..<count { keyed[k] = Int(Polyline.roundedHalfAway(bearings[k]) % 360) << 32 | k }
             insertionSort(keyed)
             var inIndex: Int?, outIndex: Int?
-            // Appended into reserved room: `[Int](unsafeUninitializedCapacity:)` allocates
-            // through the standard library's unspecialised path, twice the instructions.
-            var sorted: [Int] = []
-            sorted.reserveCapacity(count)
             for p in 0..<count {
                 let ed = Int(data.nodeEnds[first + keyed[p] & 0xFFFF_FFFF])
                 let e = ed >> 1, d = ed & 1
                 if inIndex == nil && e == arriving.edge && d != arriving.direction { inIndex = p }
                 if outIndex == nil && e == leaving.edge && d == leaving.direction { outIndex = p }
-                sorted.append(keyed[p] >> 32)
+                keyed[p] >>= 32
             }
-            return (sorted, inIndex, outIndex)
+            return (IntersectionBearings(UnsafeBufferPointer(keyed)), inIndex, outIndex)
         }
     }
 
