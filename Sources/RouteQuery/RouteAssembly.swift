@@ -33,7 +33,9 @@ struct RouteAssembly {
             if request.steps {
                 let target = phantoms[i + 1]
                 let built = steps.steps(pieces, points: points, arriveLocation: (target.lon, target.lat))
-                stepResponses = built.map { stepResponse($0, legPolyline: runs) }
+                stepResponses = built.withUnsafeBufferPointer { steps in
+                    steps.indices.map { stepResponse(steps.baseAddress.unsafelyUnwrapped + $0, legPolyline: runs) }
+                }
                 if request.voiceInstructions || request.bannerInstructions {
                     InstructionBuilder.attach(to: &stepResponses, steps: built, leg: i, legCount: legs.count,
                                               requested: request.coordinates[i + 1],
@@ -122,21 +124,25 @@ struct RouteAssembly {
     }
 
     /// `legPolyline`: the step's leg's points, of which every step but the arrival is a run.
-    func stepResponse(_ s: RouteStep, legPolyline: PolylineRuns?) -> RouteStepResponse {
-        let location = LonLat.rounded(lon: s.location.lon, lat: s.location.lat)
-        let maneuver = RouteManeuver(type: s.type.rawValue, modifier: s.modifier?.rawValue,
-                                     bearingBefore: Int(s.bearingBefore) % 360, bearingAfter: Int(s.bearingAfter) % 360,
-                                     location: location, exit: s.exit)
-        let intersection = RouteIntersection(location: location, bearings: s.intersectionBearings,
-                                             in: s.intersectionIn, out: s.intersectionOut)
+    /// The step is read in place, field by field: a copy of it (by value, or `borrowing` from
+    /// an array) retained and released all of its references for the few a response keeps.
+    func stepResponse(_ step: UnsafePointer<RouteStep>, legPolyline: PolylineRuns?) -> RouteStepResponse {
+        let type = step.pointee.type, at = step.pointee.location
+        let meters = step.pointee.meters, seconds = step.pointee.seconds
+        let location = LonLat.rounded(lon: at.lon, lat: at.lat)
+        let maneuver = RouteManeuver(type: type.rawValue, modifier: step.pointee.modifier?.rawValue,
+                                     bearingBefore: Int(step.pointee.bearingBefore) % 360, bearingAfter: Int(step.pointee.bearingAfter) % 360,
+                                     location: location, exit: step.pointee.exit)
+        let intersection = RouteIntersection(location: location, bearings: step.pointee.intersectionBearings,
+                                             in: step.pointee.intersectionIn, out: step.pointee.intersectionOut)
         let stepGeometry: RouteGeometry
-        if s.type != .arrive, let legPolyline {
-            stepGeometry = .polyline(legPolyline.run(s.lat.indices))
+        if type != .arrive, let legPolyline {
+            stepGeometry = .polyline(legPolyline.run(step.pointee.lat.indices))
         } else {
-            stepGeometry = geometry(s.lat, s.lon)
+            stepGeometry = geometry(step.pointee.lat, step.pointee.lon)
         }
-        return RouteStepResponse(distance: round1(s.meters), duration: round1(s.seconds), weight: round1(s.seconds),
-                                 name: s.name, ref: s.ref, geometry: stepGeometry, maneuver: maneuver,
+        return RouteStepResponse(distance: round1(meters), duration: round1(seconds), weight: round1(seconds),
+                                 name: step.pointee.name, ref: step.pointee.ref, geometry: stepGeometry, maneuver: maneuver,
                                  intersection: intersection)
     }
 }
