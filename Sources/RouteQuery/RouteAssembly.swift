@@ -34,10 +34,10 @@ struct RouteAssembly {
                 let target = phantoms[i + 1]
                 let built = steps.steps(pieces, points: points, arriveLocation: (target.lon, target.lat))
                 stepResponses = built.withUnsafeBufferPointer { steps in
-                    steps.indices.map { stepResponse(steps.baseAddress.unsafelyUnwrapped + $0, legPolyline: runs) }
+                    steps.indices.map { stepResponse(steps.baseAddress.unsafelyUnwrapped + $0, legPoints: points, legPolyline: runs) }
                 }
                 if request.voiceInstructions || request.bannerInstructions {
-                    InstructionBuilder.attach(to: &stepResponses, steps: built, leg: i, legCount: legs.count,
+                    InstructionBuilder.attach(to: &stepResponses, steps: built, points: points, leg: i, legCount: legs.count,
                                               requested: request.coordinates[i + 1],
                                               voice: request.voiceInstructions, banner: request.bannerInstructions)
                 }
@@ -123,10 +123,10 @@ struct RouteAssembly {
         }
     }
 
-    /// `legPolyline`: the step's leg's points, of which every step but the arrival is a run.
-    /// The step is read in place, field by field: a copy of it (by value, or `borrowing` from
-    /// an array) retained and released all of its references for the few a response keeps.
-    func stepResponse(_ step: UnsafePointer<RouteStep>, legPolyline: PolylineRuns?) -> RouteStepResponse {
+    /// `legPoints`: the step's leg's points, of which every step but the arrival is a run, and
+    /// `legPolyline` their polyline. The step is read in place, field by field: a copy of it (by
+    /// value, or `borrowing` from an array) retained and released all of its references.
+    func stepResponse(_ step: UnsafePointer<RouteStep>, legPoints: LegPoints, legPolyline: PolylineRuns?) -> RouteStepResponse {
         let type = step.pointee.type, at = step.pointee.location
         let meters = step.pointee.meters, seconds = step.pointee.seconds
         let location = LonLat.rounded(lon: at.lon, lat: at.lat)
@@ -136,10 +136,13 @@ struct RouteAssembly {
         let intersection = RouteIntersection(location: location, bearings: step.pointee.intersectionBearings,
                                              in: step.pointee.intersectionIn, out: step.pointee.intersectionOut)
         let stepGeometry: RouteGeometry
-        if type != .arrive, let legPolyline {
-            stepGeometry = .polyline(legPolyline.run(step.pointee.lat.indices))
+        if type == .arrive {
+            stepGeometry = geometry([at.lat, at.lat], [at.lon, at.lon])
+        } else if let run = legPolyline?.run(step.pointee.points) {
+            // Not `if let legPolyline`: that bound a copy of the leg's polyline, four retains.
+            stepGeometry = .polyline(run)
         } else {
-            stepGeometry = geometry(step.pointee.lat, step.pointee.lon)
+            stepGeometry = geometry(legPoints.lat[step.pointee.points], legPoints.lon[step.pointee.points])
         }
         return RouteStepResponse(distance: round1(meters), duration: round1(seconds), weight: round1(seconds),
                                  name: step.pointee.name, ref: step.pointee.ref, geometry: stepGeometry, maneuver: maneuver,

@@ -14,9 +14,9 @@ public struct RouteStep {
     public var ref: String
     public var meters = 0.0
     public var seconds = 0.0
-    /// The step's points: runs of its leg's points, shared, not copied.
-    public var lat: ArraySlice<Double> = []
-    public var lon: ArraySlice<Double> = []
+    /// The step's points, as indexes of its leg's (`LegPoints`): a run of them. Empty for the
+    /// arrival, whose line is its location twice.
+    public var points: Range<Int> = 0..<0
     /// Bearings of the roads at the maneuver's junction, and which were entered and left.
     public var intersectionBearings = IntersectionBearings()
     public var intersectionIn: Int?
@@ -57,8 +57,7 @@ struct StepBuilder {
         // Its length and time, summed here and stored once it is finished.
         var meters = 0.0, seconds = 0.0
         func finish(_ step: Int, through end: Int) {
-            steps[step].lat = points.lat[stepStart..<end]
-            steps[step].lon = points.lon[stepStart..<end]
+            steps[step].points = stepStart..<end
             steps[step].meters = meters
             steps[step].seconds = seconds
             meters = 0
@@ -93,8 +92,6 @@ struct StepBuilder {
         let arriveBearing = segmentBearing(points, last.points, fromStart: false) ?? data.bearingArriving(last.edge, last.direction)
         var arrive = RouteStep(type: .arrive, modifier: nil, bearingBefore: arriveBearing.rounded(), bearingAfter: 0,
                                location: arriveLocation, exit: nil, name: steps[steps.count - 1].name, ref: steps[steps.count - 1].ref)
-        arrive.lat = [arriveLocation.lat, arriveLocation.lat]
-        arrive.lon = [arriveLocation.lon, arriveLocation.lon]
         arrive.intersectionBearings = [(Int(arriveBearing.rounded()) + 180) % 360]
         arrive.intersectionIn = 0
         steps.append(arrive)
@@ -219,7 +216,7 @@ struct StepBuilder {
                 let e = ed >> 1, d = ed & 1
                 if inIndex == nil && e == arriving.edge && d != arriving.direction { inIndex = p }
                 if outIndex == nil && e == leaving.edge && d == leaving.direction { outIndex = p }
-                keyed[p] >>= 32
+                keyed[p] >>= 32   // its place read, the key becomes the bearing the intersection lists
             }
             return (IntersectionBearings(UnsafeBufferPointer(keyed)), inIndex, outIndex)
         }

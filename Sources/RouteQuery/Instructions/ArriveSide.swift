@@ -7,8 +7,10 @@ import TileMath
 enum ArriveSide {
     static let onRoadMeters = 1.0
 
-    static func side(lastStep: RouteStep, snapped: (lon: Double, lat: Double), requested: (lon: Double, lat: Double)) -> String? {
-        let lat = lastStep.lat, lon = lastStep.lon
+    /// `points`: the leg's, of which the last step's are a run.
+    static func side(lastStep: RouteStep, points: LegPoints, snapped: (lon: Double, lat: Double),
+                     requested: (lon: Double, lat: Double)) -> String? {
+        let lat = points.lat[lastStep.points], lon = points.lon[lastStep.points]
         guard lat.count >= 2 else { return nil }
         // The last segment with a length (cut pieces can end in duplicate points).
         var k = lat.endIndex - 1

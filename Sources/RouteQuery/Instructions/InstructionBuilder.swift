@@ -143,11 +143,11 @@ struct InstructionBuilder {
 
 extension InstructionBuilder {
     /// Fills the asked-for instruction arrays of one leg's step responses.
-    static func attach(to responses: inout [RouteStepResponse], steps: [RouteStep], leg: Int, legCount: Int,
+    static func attach(to responses: inout [RouteStepResponse], steps: [RouteStep], points: LegPoints, leg: Int, legCount: Int,
                        requested: (lon: Double, lat: Double), voice: Bool, banner: Bool) {
         guard steps.count >= 2, responses.count == steps.count else { return }
         let arrive = steps[steps.count - 1]
-        let side = ArriveSide.side(lastStep: steps[steps.count - 2], snapped: arrive.location, requested: requested)
+        let side = ArriveSide.side(lastStep: steps[steps.count - 2], points: points, snapped: arrive.location, requested: requested)
         let builder = InstructionBuilder(steps: steps, leg: leg, legCount: legCount, arriveSide: side)
         if voice { for (i, v) in builder.voice().enumerated() { responses[i].voiceInstructions = v } }
         if banner { for (i, b) in builder.banners().enumerated() { responses[i].bannerInstructions = b } }
