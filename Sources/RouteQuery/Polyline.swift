@@ -1,3 +1,4 @@
+import CShims
 import OffgridCore
 
 /// Google's encoded polyline (OSRM's `geometries=polyline` at precision 5, `polyline6` at 6).
@@ -41,10 +42,10 @@ public enum Polyline {
     }
 
     /// `v.rounded(.toNearestOrAwayFromZero)` as an integer, bit for bit, without the libm call:
-    /// truncation is one instruction and `v - trunc(v)` is exact.
+    /// truncation is one instruction (once `v` is known in range) and `v - trunc(v)` is exact.
     @inline(__always) static func roundedHalfAway(_ v: Double) -> Int64 {
         guard abs(v) < 0x1p52 else { return Int64(v.rounded(.toNearestOrAwayFromZero)) }
-        let t = Int64(v)
+        let t = offgrid_truncate(v)
         let fraction = v - Double(t)
         // Conditions as 0/1 rather than branches: a half is up or down at random along a line.
         return t &+ (fraction >= 0.5 ? 1 : 0) &- (fraction <= -0.5 ? 1 : 0)
@@ -189,8 +190,10 @@ struct PolylineText {
     init(_ text: UnsafeMutableBufferPointer<UInt8>) { self.text = text }
 
     @inline(__always) mutating func append(lat: Int64, lon: Int64) {
-        write(lat - lastLat)
-        write(lon - lastLon)
+        // Wrapping: a difference overflows only past 2^62, far beyond any coordinate at any
+        // precision up to 10 (180° × 10^10 < 2^41).
+        write(lat &- lastLat)
+        write(lon &- lastLon)
         lastLat = lat
         lastLon = lon
     }

@@ -20,6 +20,9 @@ uint32_t offgrid_crc32_portable(uint32_t crc, const void *buf, size_t len);
 /* sin(x) and cos(x) in one call: glibc's sincos, which shares sin's and cos's code and gives
    their results bit for bit (checked on 40 M arguments), in about the time of one of them. */
 void offgrid_sincos(double x, double *s, double *c);
+/* v truncated toward zero, for |v| < 2^63 (the caller checks): one instruction, where Swift's
+   Int64(v) also tests both ends of the range. */
+static inline int64_t offgrid_truncate(double v) { return (int64_t)v; }
 /* Asks for the cache line at p to be loaded for reading, without waiting for it. */
 static inline void offgrid_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 #endif
