@@ -141,17 +141,26 @@ extension CHQuery {
             }
             swap(&level, &nextLevel)
         }
-        nodes.reserveCapacity(nodes.count + arena.count)
-        arcWeights.reserveCapacity(arcWeights.count + arena.count)
-        var k: Int32 = arena.count > 0 ? 0 : -1
-        while k >= 0 {
-            let arc = arena.arcs[Int(k)]
-            if let rankData = pathRankData, Int(arc.to) < rankData.count {
-                offgrid_prefetch(rankData.baseAddress.unsafelyUnwrapped + Int(arc.to))
+        // Every arc of the arena is on the list, once: written through the arrays' buffers (an
+        // append per arc tested capacity and uniqueness twice).
+        let count = arena.count, nodesBefore = nodes.count, weightsBefore = arcWeights.count
+        nodes.append(contentsOf: repeatElement(0, count: count))
+        arcWeights.append(contentsOf: repeatElement(0, count: count))
+        let rankData = pathRankData
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            arcWeights.withUnsafeMutableBufferPointer { weights in
+                var k: Int32 = count > 0 ? 0 : -1, i = 0
+                while k >= 0 && i < count {
+                    let arc = arena.arcs[Int(k)]
+                    if let rankData, Int(arc.to) < rankData.count {
+                        offgrid_prefetch(rankData.baseAddress.unsafelyUnwrapped + Int(arc.to))
+                    }
+                    nodes[nodesBefore + i] = arc.to
+                    weights[weightsBefore + i] = arc.weight
+                    i += 1
+                    k = arena.next[Int(k)]
+                }
             }
-            nodes.append(arc.to)
-            arcWeights.append(arc.weight)
-            k = arena.next[Int(k)]
         }
         return true
     }
