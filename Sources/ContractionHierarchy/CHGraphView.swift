@@ -1,3 +1,4 @@
+import CShims
 import OffgridCore
 
 /// One upward arc as a search reads it, 8 bytes: the higher end (a rank below 2^30) with the
@@ -133,6 +134,39 @@ public struct CHGraphView: @unchecked Sendable {
             if firstOut[mid] <= arc { low = mid } else { high = mid }
         }
         return UInt32(low)
+    }
+
+    /// Asks for what `halves` and the halves' middles read, for the shortcuts via `middle(0)`
+    /// ... `middle(count − 1)` (each below `nodeCount`), in stages whose misses overlap: finding
+    /// one shortcut's halves is four misses in a row (the middle's arc range, its arcs, the
+    /// index words of their middles, then the middles), waited for one after the other.
+    @inline(__always) func prefetchHalves(count: Int, middle: (Int) -> Int) {
+        guard let firstOut = firstOut.baseAddress, let arcs = arcs.baseAddress, let index = self.middle.index.baseAddress,
+              !self.arcs.isEmpty else { return }
+        for i in 0..<count { offgrid_prefetch(firstOut + middle(i)) }
+        // All the arcs at each middle (the halves may be anywhere among them, and high middles
+        // have several lines of arcs), and where their own middles are indexed.
+        for i in 0..<count {
+            let m = middle(i)
+            let first = Int(firstOut[m]), end = Int(firstOut[m + 1])
+            var a = first
+            while a < end {
+                offgrid_prefetch(arcs + a)
+                a += 8
+            }
+            offgrid_prefetch(arcs + max(first, end - 1))
+            offgrid_prefetch(index + first >> 5)
+            offgrid_prefetch(index + max(first, end - 1) >> 5)
+        }
+        // The middles of the middle's shortcut arcs, first and last.
+        guard let shortcutMiddles = self.middle.shortcutMiddle.baseAddress else { return }
+        let arcCount = self.arcs.count
+        for i in 0..<count {
+            let m = middle(i)
+            let first = min(Int(firstOut[m]), arcCount - 1), last = min(max(first, Int(firstOut[m + 1]) - 1), arcCount - 1)
+            offgrid_prefetch(shortcutMiddles + self.middle.firstShortcut(atOrAfter: first))
+            offgrid_prefetch(shortcutMiddles + self.middle.firstShortcut(atOrAfter: last))
+        }
     }
 
     /// The two arcs a shortcut travelled `from → to` via `middle` stands for, in travel order:

@@ -58,13 +58,11 @@ extension CHQuery {
     ///
     /// A shortcut `a → b` via `m` is `a → m` then `m → b`; both halves are stored at `m`, the
     /// lowest of the three, as the backward arc to `a` and the forward arc to `b`. Finding them
-    /// is four cache misses in a row (m's arc range, its arcs, the index word and the middles
-    /// of the halves). So the path is unpacked level by level: every shortcut still on it is
-    /// replaced by its halves in one pass whose lookups go in stages over all of them (the
-    /// ranges, then the arcs and index words, then the halves' middles, then the halves), and
-    /// the misses of a stage overlap. Depth first, 16 arcs at a time off a stack, a stage
-    /// overlapped at most 16 misses, most batches held real arcs too, and at ~5 M nodes
-    /// unpacking was a quarter of a full route's time.
+    /// is four cache misses in a row (`CHGraphView.prefetchHalves`). So the path is unpacked
+    /// level by level: every shortcut still on it is replaced by its halves in one pass whose
+    /// lookups go in stages over all of them, and the misses of a stage overlap. Depth first,
+    /// 16 arcs at a time off a stack, a stage overlapped at most 16 misses, most batches held
+    /// real arcs too, and at ~5 M nodes unpacking was a quarter of a full route's time.
     ///
     /// The arcs form a list linked through an arena: a shortcut becomes its first half in place
     /// and its second half at the arena's end, linked after it, and each level visits only the
@@ -78,10 +76,7 @@ extension CHQuery {
     func unpack(_ stack: inout [PendingArc], into nodes: inout [UInt32], arcWeights: inout [UInt32]) -> Bool {
         let limit = 2 * graph.nodeCount + 2  // a shortest path visits each node about once
         let g = graph
-        guard let firstOut = g.firstOut.baseAddress, let arcs = g.arcs.baseAddress, let middleIndex = g.middle.index.baseAddress
-        else { return stack.isEmpty }
-        let arcCount = g.arcs.count
-        let shortcutMiddles = g.middle.shortcutMiddle.baseAddress
+        guard !g.arcs.isEmpty else { return stack.isEmpty }
         var arena = UnpackArena(capacity: max(64, 2 * stack.count))
         defer { arena.deallocate() }
         // The arcs in travel order, each linked to the next, and the shortcuts among them.
@@ -97,36 +92,11 @@ extension CHQuery {
         while !level.isEmpty {
             if arena.count + level.count > limit { return false }
             arena.reserve(arena.count + level.count)
-            // Stage 1: each shortcut's arc range at its middle.
-            for i in level {
-                let m = Int(arena.arcs[Int(i)].middle)
-                guard m < g.nodeCount else { return false }
-                offgrid_prefetch(firstOut + m)
+            for i in level where Int(arena.arcs[Int(i)].middle) >= g.nodeCount { return false }
+            level.withUnsafeBufferPointer { level in
+                g.prefetchHalves(count: level.count) { Int(arena.arcs[Int(level[$0])].middle) }
             }
-            // Stage 2: all the arcs at each middle (the halves may be anywhere among them, and
-            // high middles have several lines of arcs), and where their own middles are indexed.
-            for i in level {
-                let m = Int(arena.arcs[Int(i)].middle)
-                let first = Int(firstOut[m]), end = Int(firstOut[m + 1])
-                var a = first
-                while a < end {
-                    offgrid_prefetch(arcs + a)
-                    a += 8
-                }
-                offgrid_prefetch(arcs + max(first, end - 1))
-                offgrid_prefetch(middleIndex + first >> 5)
-                offgrid_prefetch(middleIndex + max(first, end - 1) >> 5)
-            }
-            // Stage 3: the middles of the middle's shortcut arcs, first and last.
-            if let shortcutMiddles, arcCount > 0 {
-                for i in level {
-                    let m = Int(arena.arcs[Int(i)].middle)
-                    let first = min(Int(firstOut[m]), arcCount - 1), last = min(max(first, Int(firstOut[m + 1]) - 1), arcCount - 1)
-                    offgrid_prefetch(shortcutMiddles + g.middle.firstShortcut(atOrAfter: first))
-                    offgrid_prefetch(shortcutMiddles + g.middle.firstShortcut(atOrAfter: last))
-                }
-            }
-            // Stage 4: the halves; the first replaces the shortcut, the second follows it.
+            // The halves: the first replaces the shortcut, the second follows it.
             nextLevel.removeAll(keepingCapacity: true)
             for i in level {
                 let (a, b, m, _) = arena.arcs[Int(i)]
