@@ -34,7 +34,7 @@ final class CHArcLengths {
     /// Keys fit in 32 bits (below 2^31 arcs); otherwise nothing is cached.
     private let caching: Bool
     /// Scratch of `sum`: the arcs of the tree being summed.
-    @exclusivity(unchecked) private var items = SumItems()
+    @exclusivity(unchecked) private var items = ScratchBuffer<SumItem>(capacity: 256)
     /// Scratch of `sum`: the shortcuts of one level whose sums are not cached.
     @exclusivity(unchecked) private var expanding: [Int32] = []
 
@@ -168,36 +168,4 @@ private struct SumItem {
     init(arc: Int, tail: UInt32, head: UInt32, middle: UInt32, backward: Bool, parent: Int32) {
         (self.arc, self.tail, self.head, self.middle, self.backward, self.parent) = (arc, tail, head, middle, backward, parent)
     }
-}
-
-/// `SumItem`s in one buffer that grows by doubling and is kept between sums.
-private struct SumItems {
-    private var base: UnsafeMutablePointer<SumItem> = .allocate(capacity: 256)
-    private var capacity = 256
-    private(set) var count = 0
-
-    subscript(i: Int) -> SumItem {
-        @inline(__always) get { base[i] }
-        @inline(__always) nonmutating set { base[i] = newValue }
-    }
-
-    mutating func removeAll() { count = 0 }
-
-    /// Room for `total` items in all.
-    mutating func reserve(_ total: Int) {
-        guard total > capacity else { return }
-        let larger = max(total, 2 * capacity)
-        let grown = UnsafeMutablePointer<SumItem>.allocate(capacity: larger)
-        grown.moveInitialize(from: base, count: count)
-        base.deallocate()
-        (base, capacity) = (grown, larger)
-    }
-
-    @inline(__always) mutating func append(_ item: SumItem) {
-        reserve(count + 1)
-        (base + count).initialize(to: item)
-        count += 1
-    }
-
-    func deallocate() { base.deallocate() }
 }

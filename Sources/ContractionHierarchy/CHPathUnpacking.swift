@@ -77,35 +77,35 @@ extension CHQuery {
         let limit = 2 * graph.nodeCount + 2  // a shortest path visits each node about once
         let g = graph
         guard !g.arcs.isEmpty else { return stack.isEmpty }
-        var arena = UnpackArena(capacity: max(64, 2 * stack.count))
+        // The arcs in travel order, each with the index of the one after it (-1 for the last),
+        // and the shortcuts among them.
+        var arena = ScratchBuffer<(arc: PendingArc, next: Int32)>(capacity: max(64, 2 * stack.count))
         defer { arena.deallocate() }
-        // The arcs in travel order, each linked to the next, and the shortcuts among them.
         var level: [Int32] = [], nextLevel: [Int32] = []
         stack.withUnsafeBufferPointer { arcs in
             for i in 0..<arcs.count {
                 let arc = arcs[arcs.count - 1 - i]
                 if arc.middle != UInt32.max { level.append(Int32(i)) }
-                arena.append(arc, next: i + 1 < arcs.count ? Int32(i + 1) : -1)
+                arena.append((arc, i + 1 < arcs.count ? Int32(i + 1) : -1))
             }
         }
         stack.removeAll(keepingCapacity: true)
         while !level.isEmpty {
             if arena.count + level.count > limit { return false }
             arena.reserve(arena.count + level.count)
-            for i in level where Int(arena.arcs[Int(i)].middle) >= g.nodeCount { return false }
+            for i in level where Int(arena[Int(i)].arc.middle) >= g.nodeCount { return false }
             level.withUnsafeBufferPointer { level in
-                g.prefetchHalves(count: level.count) { Int(arena.arcs[Int(level[$0])].middle) }
+                g.prefetchHalves(count: level.count) { Int(arena[Int(level[$0])].arc.middle) }
             }
             // The halves: the first replaces the shortcut, the second follows it.
             nextLevel.removeAll(keepingCapacity: true)
             for i in level {
-                let (a, b, m, _) = arena.arcs[Int(i)]
+                let (a, b, m, _) = arena[Int(i)].arc
                 guard m < a, m < b, let (first, second) = g.halves(from: a, to: b, via: m) else { return false }
                 let firstMiddle = g.middle[first], secondMiddle = g.middle[second]
                 let j = Int32(arena.count)
-                arena.append((m, b, secondMiddle, g.arcs[second].weight), next: arena.next[Int(i)])
-                arena.arcs[Int(i)] = (a, m, firstMiddle, g.arcs[first].weight)
-                arena.next[Int(i)] = j
+                arena.append(((m, b, secondMiddle, g.arcs[second].weight), arena[Int(i)].next))
+                arena[Int(i)] = ((a, m, firstMiddle, g.arcs[first].weight), j)
                 if firstMiddle != UInt32.max { nextLevel.append(i) }
                 if secondMiddle != UInt32.max { nextLevel.append(j) }
             }
@@ -121,56 +121,17 @@ extension CHQuery {
             arcWeights.withUnsafeMutableBufferPointer { weights in
                 var k: Int32 = count > 0 ? 0 : -1, i = 0
                 while k >= 0 && i < count {
-                    let arc = arena.arcs[Int(k)]
+                    let (arc, next) = arena[Int(k)]
                     if let rankData, Int(arc.to) < rankData.count {
                         offgrid_prefetch(rankData.baseAddress.unsafelyUnwrapped + Int(arc.to))
                     }
                     nodes[nodesBefore + i] = arc.to
                     weights[weightsBefore + i] = arc.weight
                     i += 1
-                    k = arena.next[Int(k)]
+                    k = next
                 }
             }
         }
         return true
-    }
-}
-
-/// The arcs of a path being unpacked, in plain buffers that grow by doubling, each with the
-/// index of the arc after it in travel order (-1 for the last).
-private struct UnpackArena {
-    var arcs: UnsafeMutablePointer<CHQuery.PendingArc>
-    var next: UnsafeMutablePointer<Int32>
-    private(set) var count = 0
-    private var capacity: Int
-
-    init(capacity: Int) {
-        self.capacity = capacity
-        arcs = .allocate(capacity: capacity)
-        next = .allocate(capacity: capacity)
-    }
-
-    /// Room for `total` arcs in all.
-    mutating func reserve(_ total: Int) {
-        guard total > capacity else { return }
-        let larger = max(total, 2 * capacity)
-        let newArcs = UnsafeMutablePointer<CHQuery.PendingArc>.allocate(capacity: larger)
-        let newNext = UnsafeMutablePointer<Int32>.allocate(capacity: larger)
-        newArcs.moveInitialize(from: arcs, count: count)
-        newNext.moveInitialize(from: next, count: count)
-        deallocate()
-        (arcs, next, capacity) = (newArcs, newNext, larger)
-    }
-
-    @inline(__always) mutating func append(_ arc: CHQuery.PendingArc, next link: Int32) {
-        reserve(count + 1)
-        arcs[count] = arc
-        next[count] = link
-        count += 1
-    }
-
-    func deallocate() {
-        arcs.deallocate()
-        next.deallocate()
     }
 }
