@@ -55,6 +55,10 @@ final class CHArcLengths {
         items.deallocate()
     }
 
+    @inline(__always) private func key(_ arc: Int, _ backward: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: 2 &* arc &+ backward &+ 1)
+    }
+
     @inline(__always) private func slot(_ key: UInt32) -> Int {
         // Fibonacci hashing: the top bits of key × 2^32/φ.
         slotShift == 32 ? 0 : Int((key &* 0x9E37_79B1) >> slotShift)
@@ -62,14 +66,14 @@ final class CHArcLengths {
 
     @inline(__always) private func cached(_ arc: Int, _ backward: Int) -> UInt64? {
         guard caching else { return nil }
-        let key = UInt32(truncatingIfNeeded: 2 &* arc &+ backward &+ 1)
+        let key = key(arc, backward)
         let entry = cache[slot(key)]
         return UInt32(truncatingIfNeeded: entry >> 32) == key ? entry & 0xFFFF_FFFF : nil
     }
 
     @inline(__always) private func remember(_ arc: Int, _ backward: Int, _ sum: UInt64) {
         guard caching, sum <= 0xFFFF_FFFF else { return }
-        let key = UInt32(truncatingIfNeeded: 2 &* arc &+ backward &+ 1)
+        let key = key(arc, backward)
         cache[slot(key)] = UInt64(key) << 32 | sum
     }
 
@@ -103,7 +107,7 @@ final class CHArcLengths {
         while levelStart < items.count {
             let levelEnd = items.count
             // The level's shortcuts: cached sums taken; the others are replaced by their halves.
-            for i in levelStart..<levelEnd where items[i].middle != UInt32.max { prefetchSlot(items[i].arc, items[i].backward) }
+            for i in levelStart..<levelEnd where items[i].middle != UInt32.max { prefetchSlot(items[i].arc, items[i].backward ? 1 : 0) }
             expanding.removeAll(keepingCapacity: true)
             for i in levelStart..<levelEnd where items[i].middle != UInt32.max {
                 if let known = cached(items[i].arc, items[i].backward ? 1 : 0) {
@@ -146,9 +150,9 @@ final class CHArcLengths {
         return items[0].sum
     }
 
-    @inline(__always) private func prefetchSlot(_ arc: Int, _ backward: Bool) {
+    @inline(__always) private func prefetchSlot(_ arc: Int, _ backward: Int) {
         guard caching else { return }
-        offgrid_prefetch(cache + slot(UInt32(truncatingIfNeeded: 2 &* arc &+ (backward ? 1 : 0) &+ 1)))
+        offgrid_prefetch(cache + slot(key(arc, backward)))
     }
 }
 
