@@ -164,12 +164,8 @@ private struct SumItem {
     var tail: UInt32
     var head: UInt32
     var middle: UInt32
-    var parent: Int32
     var backward: Bool
+    var parent: Int32
     var isCached = false
     var sum: UInt64 = 0
-
-    init(arc: Int, tail: UInt32, head: UInt32, middle: UInt32, backward: Bool, parent: Int32) {
-        (self.arc, self.tail, self.head, self.middle, self.backward, self.parent) = (arc, tail, head, middle, backward, parent)
-    }
 }

@@ -78,10 +78,20 @@ extension CHQuery {
         let g = graph
         guard !g.arcs.isEmpty else { return stack.isEmpty }
         // The arcs in travel order, each with the index of the one after it (-1 for the last),
-        // and the shortcuts among them.
-        var arena = ScratchBuffer<(arc: PendingArc, next: Int32)>(capacity: max(64, 2 * stack.count))
-        defer { arena.deallocate() }
-        var level: [Int32] = [], nextLevel: [Int32] = []
+        // and the shortcuts among them: the query's buffers, kept between paths, moved into
+        // locals while in use.
+        let scratch = unpackScratch
+        var arena = scratch.arena, level: [Int32] = [], nextLevel: [Int32] = []
+        swap(&level, &scratch.level)
+        swap(&nextLevel, &scratch.nextLevel)
+        defer {
+            scratch.arena = arena
+            swap(&level, &scratch.level)
+            swap(&nextLevel, &scratch.nextLevel)
+        }
+        arena.removeAll()
+        arena.reserve(2 * stack.count)
+        level.removeAll(keepingCapacity: true)
         stack.withUnsafeBufferPointer { arcs in
             for i in 0..<arcs.count {
                 let arc = arcs[arcs.count - 1 - i]
@@ -134,4 +144,14 @@ extension CHQuery {
         }
         return true
     }
+}
+
+/// The buffers `CHQuery.unpack` keeps between paths (a query object is used by one thread), so
+/// that unpacking a path allocates nothing but what it returns.
+final class UnpackScratch {
+    var arena = ScratchBuffer<(arc: CHQuery.PendingArc, next: Int32)>(capacity: 1024)
+    var level: [Int32] = []
+    var nextLevel: [Int32] = []
+
+    deinit { arena.deallocate() }
 }

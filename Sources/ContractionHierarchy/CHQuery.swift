@@ -25,6 +25,8 @@ public final class CHQuery {
     var bucketScratch: BucketScratch?
     /// Cached arc sums of `pathSpan` (for the last metric asked for).
     var arcLengths: CHArcLengths?
+    /// Buffers of `unpack`, kept between paths.
+    let unpackScratch = UnpackScratch()
     /// Scratch of `coreSearch` (allocated on first use).
     private var coreLists: CoreAccessLists?
     /// The core's incoming arcs, for paths through it (built on first use).
