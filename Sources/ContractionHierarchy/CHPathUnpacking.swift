@@ -70,6 +70,10 @@ extension CHQuery {
     /// over each real arc once per level (~12 levels, 4,250 arcs per path for 584 in it at ~5 M
     /// nodes).
     ///
+    /// The up-down arcs' runs that are long (`UnpackedArcCache.minimumRun` arcs or more) are kept
+    /// in the query's cache, and a later path with the same up-down arc copies its run: the
+    /// shortcuts near the top are on most paths, and each is hundreds of halves to find.
+    ///
     /// False on a hierarchy that does not unpack (a missing half, a middle not below both ends,
     /// or far more nodes than a shortest path can have): a damaged graph fails the query, it does not
     /// crash or loop. `CHGraphView.validate()` rules the first two out for checked files.
@@ -82,26 +86,52 @@ extension CHQuery {
         // locals while in use.
         let scratch = unpackScratch
         var arena = scratch.arena, level: [Int32] = [], nextLevel: [Int32] = []
+        var initial: [PendingArc] = [], runStarts: [Int] = [], cachedRuns: [UnpackedArcCache.Run] = []
         swap(&level, &scratch.level)
         swap(&nextLevel, &scratch.nextLevel)
+        swap(&initial, &scratch.initial)
+        swap(&runStarts, &scratch.runStarts)
+        swap(&cachedRuns, &scratch.cachedRuns)
         defer {
             scratch.arena = arena
             swap(&level, &scratch.level)
             swap(&nextLevel, &scratch.nextLevel)
+            swap(&initial, &scratch.initial)
+            swap(&runStarts, &scratch.runStarts)
+            swap(&cachedRuns, &scratch.cachedRuns)
         }
         arena.removeAll()
         arena.reserve(2 * stack.count)
         level.removeAll(keepingCapacity: true)
+        // The up-down arcs (`initial`, in travel order) are the arena's first entries, and each
+        // stays its run's first arc (a shortcut's first half takes its place), so their runs
+        // start at those entries. Those unpacked before are copied from the cache (marked by
+        // `UnpackedArcCache.marker` as their middle, their run's index in `cachedRuns` as their
+        // weight), not unpacked again.
+        let cache = scratch.cache
+        let initialCount = stack.count
+        initial.removeAll(keepingCapacity: true)
+        initial.append(contentsOf: stack.reversed())
+        cachedRuns.removeAll(keepingCapacity: true)
+        var count = 0
         stack.withUnsafeBufferPointer { arcs in
             for i in 0..<arcs.count {
-                let arc = arcs[arcs.count - 1 - i]
-                if arc.middle != UInt32.max { level.append(Int32(i)) }
+                var arc = arcs[arcs.count - 1 - i]
+                if arc.middle != UInt32.max {
+                    if let run = cache.run(from: arc.from, to: arc.to, middle: arc.middle) {
+                        arc = (arc.from, arc.to, UnpackedArcCache.marker, UInt32(cachedRuns.count))
+                        cachedRuns.append(run)
+                        count += run.count - 1
+                    } else {
+                        level.append(Int32(i))
+                    }
+                }
                 arena.append((arc, i + 1 < arcs.count ? Int32(i + 1) : -1))
             }
         }
         stack.removeAll(keepingCapacity: true)
         while !level.isEmpty {
-            if arena.count + level.count > limit { return false }
+            if arena.count + level.count + count > limit { return false }
             arena.reserve(arena.count + level.count)
             for i in level where Int(arena[Int(i)].arc.middle) >= g.nodeCount { return false }
             level.withUnsafeBufferPointer { level in
@@ -121,24 +151,49 @@ extension CHQuery {
             }
             swap(&level, &nextLevel)
         }
-        // Every arc of the arena is on the list, once: written through the arrays' buffers (an
-        // append per arc tested capacity and uniqueness twice).
-        let count = arena.count, nodesBefore = nodes.count, weightsBefore = arcWeights.count
+        // Every arc of the arena is on the list, once, and every cached run stands for its
+        // arcs: written through the arrays' buffers (an append per arc tested capacity and
+        // uniqueness twice).
+        count += arena.count
+        let nodesBefore = nodes.count, weightsBefore = arcWeights.count
         nodes.append(contentsOf: repeatElement(0, count: count))
         arcWeights.append(contentsOf: repeatElement(0, count: count))
         let rankData = pathRankData
+        runStarts.removeAll(keepingCapacity: true)
         nodes.withUnsafeMutableBufferPointer { nodes in
             arcWeights.withUnsafeMutableBufferPointer { weights in
-                var k: Int32 = count > 0 ? 0 : -1, i = 0
+                @inline(__always) func emit(_ to: UInt32, _ weight: UInt32, at i: Int) {
+                    if let rankData, Int(to) < rankData.count {
+                        offgrid_prefetch(rankData.baseAddress.unsafelyUnwrapped + Int(to))
+                    }
+                    nodes[nodesBefore + i] = to
+                    weights[weightsBefore + i] = weight
+                }
+                var k: Int32 = arena.count > 0 ? 0 : -1, i = 0
                 while k >= 0 && i < count {
                     let (arc, next) = arena[Int(k)]
-                    if let rankData, Int(arc.to) < rankData.count {
-                        offgrid_prefetch(rankData.baseAddress.unsafelyUnwrapped + Int(arc.to))
+                    if Int(k) < initialCount { runStarts.append(i) }
+                    if arc.middle == UnpackedArcCache.marker {
+                        for (to, weight) in cachedRuns[Int(arc.weight)] where i < count {
+                            emit(to, weight, at: i)
+                            i += 1
+                        }
+                    } else {
+                        emit(arc.to, arc.weight, at: i)
+                        i += 1
                     }
-                    nodes[nodesBefore + i] = arc.to
-                    weights[weightsBefore + i] = arc.weight
-                    i += 1
                     k = next
+                }
+                // The long runs unpacked here are kept for the next paths.
+                runStarts.append(i)
+                for r in 0..<min(initialCount, runStarts.count - 1) {
+                    let (from, to, middle, _) = initial[r]
+                    let start = runStarts[r], end = runStarts[r + 1]
+                    guard middle != UInt32.max, arena[r].arc.middle != UnpackedArcCache.marker,
+                          end - start >= UnpackedArcCache.minimumRun else { continue }
+                    cache.remember(from: from, to: to, middle: middle,
+                                   nodes: UnsafeBufferPointer(rebasing: nodes[nodesBefore + start ..< nodesBefore + end]),
+                                   weights: UnsafeBufferPointer(rebasing: weights[weightsBefore + start ..< weightsBefore + end]))
                 }
             }
         }
@@ -152,6 +207,12 @@ final class UnpackScratch {
     var arena = ScratchBuffer<(arc: CHQuery.PendingArc, next: Int32)>(capacity: 1024)
     var level: [Int32] = []
     var nextLevel: [Int32] = []
+    /// The path's up-down arcs, in travel order, and where each one's run starts in the path.
+    var initial: [CHQuery.PendingArc] = []
+    var runStarts: [Int] = []
+    /// Runs of up-down arcs unpacked before, and the runs of this path's found there.
+    var cache = UnpackedArcCache()
+    var cachedRuns: [UnpackedArcCache.Run] = []
 
     deinit { arena.deallocate() }
 }
