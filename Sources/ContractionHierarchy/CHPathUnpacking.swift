@@ -113,7 +113,7 @@ extension CHQuery {
         initial.removeAll(keepingCapacity: true)
         initial.append(contentsOf: stack.reversed())
         cachedRuns.removeAll(keepingCapacity: true)
-        var count = 0
+        var copiedArcs = 0   // what the runs found add to the path, besides their arena entries
         stack.withUnsafeBufferPointer { arcs in
             for i in 0..<arcs.count {
                 var arc = arcs[arcs.count - 1 - i]
@@ -121,7 +121,7 @@ extension CHQuery {
                     if let run = cache.run(from: arc.from, to: arc.to, middle: arc.middle) {
                         arc = (arc.from, arc.to, UnpackedArcCache.marker, UInt32(cachedRuns.count))
                         cachedRuns.append(run)
-                        count += run.count - 1
+                        copiedArcs += run.count - 1
                     } else {
                         level.append(Int32(i))
                     }
@@ -131,7 +131,7 @@ extension CHQuery {
         }
         stack.removeAll(keepingCapacity: true)
         while !level.isEmpty {
-            if arena.count + level.count + count > limit { return false }
+            if arena.count + level.count + copiedArcs > limit { return false }
             arena.reserve(arena.count + level.count)
             for i in level where Int(arena[Int(i)].arc.middle) >= g.nodeCount { return false }
             level.withUnsafeBufferPointer { level in
@@ -154,7 +154,7 @@ extension CHQuery {
         // Every arc of the arena is on the list, once, and every cached run stands for its
         // arcs: written through the arrays' buffers (an append per arc tested capacity and
         // uniqueness twice).
-        count += arena.count
+        let count = arena.count + copiedArcs
         let nodesBefore = nodes.count, weightsBefore = arcWeights.count
         nodes.append(contentsOf: repeatElement(0, count: count))
         arcWeights.append(contentsOf: repeatElement(0, count: count))
