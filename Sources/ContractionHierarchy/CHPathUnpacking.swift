@@ -82,84 +82,73 @@ extension CHQuery {
         let g = graph
         guard !g.arcs.isEmpty else { return stack.isEmpty }
         // The arcs in travel order, each with the index of the one after it (-1 for the last),
-        // and the shortcuts among them: the query's buffers, kept between paths, moved into
-        // locals while in use.
+        // and the shortcuts among them: the query's buffers (`buf`), kept between paths, moved
+        // into a local while in use. The stack is read until the end, then emptied.
         let scratch = unpackScratch
-        var arena = scratch.arena, level: [Int32] = [], nextLevel: [Int32] = []
-        var initial: [PendingArc] = [], runStarts: [Int] = [], cachedRuns: [UnpackedArcCache.Run] = []
-        swap(&level, &scratch.level)
-        swap(&nextLevel, &scratch.nextLevel)
-        swap(&initial, &scratch.initial)
-        swap(&runStarts, &scratch.runStarts)
-        swap(&cachedRuns, &scratch.cachedRuns)
+        var buf = UnpackBuffers()
+        swap(&buf, &scratch.buffers)
         defer {
-            scratch.arena = arena
-            swap(&level, &scratch.level)
-            swap(&nextLevel, &scratch.nextLevel)
-            swap(&initial, &scratch.initial)
-            swap(&runStarts, &scratch.runStarts)
-            swap(&cachedRuns, &scratch.cachedRuns)
+            swap(&buf, &scratch.buffers)
+            stack.removeAll(keepingCapacity: true)
         }
-        arena.removeAll()
-        arena.reserve(2 * stack.count)
-        level.removeAll(keepingCapacity: true)
-        // The up-down arcs (`initial`, in travel order) are the arena's first entries, and each
+        buf.arena.removeAll()
+        buf.arena.reserve(2 * stack.count)
+        buf.level.removeAll(keepingCapacity: true)
+        // The up-down arcs (the stack's, last first) are the arena's first entries, and each
         // stays its run's first arc (a shortcut's first half takes its place), so their runs
         // start at those entries. Those unpacked before are copied from the cache (marked by
         // `UnpackedArcCache.marker` as their middle, their run's index in `cachedRuns` as their
         // weight), not unpacked again.
         let cache = scratch.cache
         let initialCount = stack.count
-        initial.removeAll(keepingCapacity: true)
-        initial.append(contentsOf: stack.reversed())
-        cachedRuns.removeAll(keepingCapacity: true)
+        buf.cachedRuns.removeAll(keepingCapacity: true)
         var copiedArcs = 0   // what the runs found add to the path, besides their arena entries
         stack.withUnsafeBufferPointer { arcs in
             for i in 0..<arcs.count {
                 var arc = arcs[arcs.count - 1 - i]
                 if arc.middle != UInt32.max {
                     if let run = cache.run(from: arc.from, to: arc.to, middle: arc.middle) {
-                        arc = (arc.from, arc.to, UnpackedArcCache.marker, UInt32(cachedRuns.count))
-                        cachedRuns.append(run)
+                        arc = (arc.from, arc.to, UnpackedArcCache.marker, UInt32(buf.cachedRuns.count))
+                        buf.cachedRuns.append(run)
                         copiedArcs += run.count - 1
                     } else {
-                        level.append(Int32(i))
+                        buf.level.append(Int32(i))
                     }
                 }
-                arena.append((arc, i + 1 < arcs.count ? Int32(i + 1) : -1))
+                buf.arena.append((arc, i + 1 < arcs.count ? Int32(i + 1) : -1))
             }
         }
-        stack.removeAll(keepingCapacity: true)
-        while !level.isEmpty {
-            if arena.count + level.count + copiedArcs > limit { return false }
-            arena.reserve(arena.count + level.count)
-            for i in level where Int(arena[Int(i)].arc.middle) >= g.nodeCount { return false }
-            level.withUnsafeBufferPointer { level in
+        while !buf.level.isEmpty {
+            if buf.arena.count + buf.level.count + copiedArcs > limit { return false }
+            buf.arena.reserve(buf.arena.count + buf.level.count)
+            for i in buf.level where Int(buf.arena[Int(i)].arc.middle) >= g.nodeCount { return false }
+            let arena = buf.arena
+            buf.level.withUnsafeBufferPointer { level in
                 g.prefetchHalves(count: level.count) { Int(arena[Int(level[$0])].arc.middle) }
             }
             // The halves: the first replaces the shortcut, the second follows it.
-            nextLevel.removeAll(keepingCapacity: true)
-            for i in level {
-                let (a, b, m, _) = arena[Int(i)].arc
+            buf.nextLevel.removeAll(keepingCapacity: true)
+            for i in buf.level {
+                let (a, b, m, _) = buf.arena[Int(i)].arc
                 guard m < a, m < b, let (first, second) = g.halves(from: a, to: b, via: m) else { return false }
                 let firstMiddle = g.middle[first], secondMiddle = g.middle[second]
-                let j = Int32(arena.count)
-                arena.append(((m, b, secondMiddle, g.arcs[second].weight), arena[Int(i)].next))
-                arena[Int(i)] = ((a, m, firstMiddle, g.arcs[first].weight), j)
-                if firstMiddle != UInt32.max { nextLevel.append(i) }
-                if secondMiddle != UInt32.max { nextLevel.append(j) }
+                let j = Int32(buf.arena.count)
+                buf.arena.append(((m, b, secondMiddle, g.arcs[second].weight), buf.arena[Int(i)].next))
+                buf.arena[Int(i)] = ((a, m, firstMiddle, g.arcs[first].weight), j)
+                if firstMiddle != UInt32.max { buf.nextLevel.append(i) }
+                if secondMiddle != UInt32.max { buf.nextLevel.append(j) }
             }
-            swap(&level, &nextLevel)
+            swap(&buf.level, &buf.nextLevel)
         }
         // Every arc of the arena is on the list, once, and every cached run stands for its
         // arcs: written through the arrays' buffers (an append per arc tested capacity and
         // uniqueness twice).
-        let count = arena.count + copiedArcs
+        let count = buf.arena.count + copiedArcs
         let nodesBefore = nodes.count, weightsBefore = arcWeights.count
         nodes.append(contentsOf: repeatElement(0, count: count))
         arcWeights.append(contentsOf: repeatElement(0, count: count))
         let rankData = pathRankData
-        runStarts.removeAll(keepingCapacity: true)
+        buf.runStarts.removeAll(keepingCapacity: true)
         nodes.withUnsafeMutableBufferPointer { nodes in
             arcWeights.withUnsafeMutableBufferPointer { weights in
                 @inline(__always) func emit(_ to: UInt32, _ weight: UInt32, at i: Int) {
@@ -169,12 +158,12 @@ extension CHQuery {
                     nodes[nodesBefore + i] = to
                     weights[weightsBefore + i] = weight
                 }
-                var k: Int32 = arena.count > 0 ? 0 : -1, i = 0
+                var k: Int32 = buf.arena.count > 0 ? 0 : -1, i = 0
                 while k >= 0 && i < count {
-                    let (arc, next) = arena[Int(k)]
-                    if Int(k) < initialCount { runStarts.append(i) }
+                    let (arc, next) = buf.arena[Int(k)]
+                    if Int(k) < initialCount { buf.runStarts.append(i) }
                     if arc.middle == UnpackedArcCache.marker {
-                        for (to, weight) in cachedRuns[Int(arc.weight)] where i < count {
+                        for (to, weight) in buf.cachedRuns[Int(arc.weight)] where i < count {
                             emit(to, weight, at: i)
                             i += 1
                         }
@@ -185,11 +174,11 @@ extension CHQuery {
                     k = next
                 }
                 // The long runs unpacked here are kept for the next paths.
-                runStarts.append(i)
-                for r in 0..<min(initialCount, runStarts.count - 1) {
-                    let (from, to, middle, _) = initial[r]
-                    let start = runStarts[r], end = runStarts[r + 1]
-                    guard middle != UInt32.max, arena[r].arc.middle != UnpackedArcCache.marker,
+                buf.runStarts.append(i)
+                for r in 0..<min(initialCount, buf.runStarts.count - 1) {
+                    let (from, to, middle, _) = stack[initialCount - 1 - r]
+                    let start = buf.runStarts[r], end = buf.runStarts[r + 1]
+                    guard middle != UInt32.max, buf.arena[r].arc.middle != UnpackedArcCache.marker,
                           end - start >= UnpackedArcCache.minimumRun else { continue }
                     cache.remember(from: from, to: to, middle: middle,
                                    nodes: UnsafeBufferPointer(rebasing: nodes[nodesBefore + start ..< nodesBefore + end]),
@@ -204,15 +193,22 @@ extension CHQuery {
 /// The buffers `CHQuery.unpack` keeps between paths (a query object is used by one thread), so
 /// that unpacking a path allocates nothing but what it returns.
 final class UnpackScratch {
+    var buffers = UnpackBuffers()
+    /// Runs of up-down arcs unpacked before.
+    var cache = UnpackedArcCache()
+
+    deinit { buffers.arena.deallocate() }
+}
+
+/// What `CHQuery.unpack` works in, moved out of its `UnpackScratch` while in use (through the
+/// class, every append was a uniqueness check).
+struct UnpackBuffers {
     var arena = ScratchBuffer<(arc: CHQuery.PendingArc, next: Int32)>(capacity: 1024)
+    /// The shortcuts of the level being unpacked, and of the next.
     var level: [Int32] = []
     var nextLevel: [Int32] = []
-    /// The path's up-down arcs, in travel order, and where each one's run starts in the path.
-    var initial: [CHQuery.PendingArc] = []
+    /// Where each up-down arc's run starts in the path.
     var runStarts: [Int] = []
-    /// Runs of up-down arcs unpacked before, and the runs of this path's found there.
-    var cache = UnpackedArcCache()
+    /// The runs of this path's up-down arcs found in the cache.
     var cachedRuns: [UnpackedArcCache.Run] = []
-
-    deinit { arena.deallocate() }
 }
