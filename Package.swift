@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "OSMPBFTests", dependencies: ["TestSupport", "OSMPBF", "OffgridCore", "ToolSupport"]),
         .testTarget(name: "RoutingProfileTests", dependencies: ["RoutingProfile", "OffgridCore"]),
         .testTarget(name: "RoutingTilesTests", dependencies: ["TestSupport", "RoutingTiles", "RoutingPacks", "OSMPBF", "TileMath", "OffgridCore", "RoutingProfile"]),
-        .testTarget(name: "ContractionHierarchyTests", dependencies: ["TestSupport", "ContractionHierarchy", "OffgridCore"]),
+        .testTarget(name: "ContractionHierarchyTests", dependencies: ["TestSupport", "ContractionHierarchy", "OffgridCore", "CShims"]),
         .testTarget(name: "RoutingGraphTests", dependencies: ["TestSupport", "RoutingGraph", "ContractionHierarchy", "RoutingTiles", "RoutingPacks",
                                                              "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
         .testTarget(name: "RouteQueryTests", dependencies: ["TestSupport", "RouteQuery", "RoutingGraph", "ContractionHierarchy", "RoutingTiles",

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include "cshims.h"
@@ -22,4 +23,9 @@ void offgrid_sincos(double x, double *s, double *c) {
     *s = sin(x);
     *c = cos(x);
 #endif
+}
+
+size_t offgrid_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
 }

@@ -1,6 +1,8 @@
 /// Scratch elements in one buffer that grows by doubling and is kept for reuse: stores and
 /// appends without an array's capacity and uniqueness checks, for the inner loops of path
-/// unpacking and arc sums. For trivial element types: nothing is deinitialized.
+/// unpacking and arc sums. For trivial element types: nothing is deinitialized. A value owns
+/// its memory without a deinit: its keeper calls `deallocate()` once, and a value made and
+/// dropped (a fresh one allocates) is memory lost.
 struct ScratchBuffer<Element> {
     private var base: UnsafeMutablePointer<Element>
     private var capacity: Int

@@ -25,4 +25,7 @@ void offgrid_sincos(double x, double *s, double *c);
 static inline int64_t offgrid_truncate(double v) { return (int64_t)v; }
 /* Asks for the cache line at p to be loaded for reading, without waiting for it. */
 static inline void offgrid_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
+/* Bytes of heap the allocator has handed out and not had back (glibc's mallinfo2 uordblks, plus
+   hblkhd, its direct mappings): for tests that a loop keeps no memory. */
+size_t offgrid_heap_in_use(void);
 #endif
