@@ -106,7 +106,15 @@ final class PolylineTests: XCTestCase {
             tricky.append(degrees * 1e6)
             tricky.append((degrees * 1e6).rounded() + 0.5)   // exact halves, both signs
         }
-        for v in tricky {
+        // Each half and its neighbours, in every binade up to 2^52 and at its ends (where the
+        // spacing of doubles halves), both signs.
+        for e in 0...52 {
+            let p = Double(sign: .plus, exponent: e, significand: 1)
+            for base in [p - 0.5, p + 0.5, p - 1.5, p * 0.75 + 0.5, p - 0.25, p + 0.25] where base >= 0 {
+                for v in [base, base.nextUp, base.nextDown, base.nextUp.nextUp, base.nextDown.nextDown] { tricky += [v, -v] }
+            }
+        }
+        for v in tricky where v.magnitude < 0x1p62 {
             XCTAssertEqual(Polyline.roundedHalfAway(v), Int64(v.rounded(.toNearestOrAwayFromZero)), "\(v)")
         }
     }
