@@ -12,10 +12,29 @@ final class SpatialOrderTests: XCTestCase {
         XCTAssertEqual(p.edgeCount, g.edgeCount)
         XCTAssertEqual(p.shapeLatE7.count, g.shapeLatE7.count)
         XCTAssertEqual(Set(renumbering.newEdge).count, g.edgeCount, "a permutation of the edges")
-        // Nodes by Morton key, edges grouped by start node in node order.
-        let keys = (0..<p.nodeCount).map { mortonKey(latE7: p.nodeLatE7[$0], lonE7: p.nodeLonE7[$0]) }
-        XCTAssertTrue(zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 }, "nodes sorted by place")
-        XCTAssertTrue(zip(p.edgeFrom, p.edgeFrom.dropFirst()).allSatisfy { $0 <= $1 }, "edges grouped by start node")
+        // Edges along roads: where a road goes on past a node (an edge of the same name and class
+        // there), it mostly goes on in the next or the previous edge.
+        let (first, ends) = p.edgeEnds()
+        var continued = 0, adjacent = 0
+        for e in 0..<p.edgeCount {
+            for v in [Int(p.edgeFrom[e]), Int(p.edgeTo[e])] {
+                let same = (Int(first[v])..<Int(first[v + 1])).map { Int(ends[$0] >> 1) }
+                    .filter { $0 != e && p.edgeName[$0] == p.edgeName[e] && p.edgeRoadClass[$0] == p.edgeRoadClass[e] }
+                guard !same.isEmpty else { continue }
+                continued += 1
+                if same.contains(where: { abs($0 - e) == 1 }) { adjacent += 1 }
+            }
+        }
+        XCTAssertGreaterThan(adjacent * 2, continued, "\(adjacent) of \(continued) roads going on past a node go on next to their edge")
+        // The first run starts at the node first by place, and nodes are numbered as runs reach them.
+        let keys = (0..<g.nodeCount).map { mortonKey(latE7: g.nodeLatE7[$0], lonE7: g.nodeLonE7[$0]) }
+        let firstByPlace = (0..<g.nodeCount).min { (keys[$0], $0) < (keys[$1], $1) }!
+        XCTAssertEqual(p.nodeOsmId[0], g.nodeOsmId[firstByPlace])
+        func medianEndGap(_ graph: RoadGraph) -> Int {
+            let gaps = (0..<graph.edgeCount).map { abs(Int(graph.edgeFrom[$0]) - Int(graph.edgeTo[$0])) }.sorted()
+            return gaps[gaps.count / 2]
+        }
+        XCTAssertLessThan(medianEndGap(p) * 4, medianEndGap(g), "an edge's two nodes: placed \(medianEndGap(p)) apart, before \(medianEndGap(g))")
         // Every edge is the same road: its ends (by OSM id), shape, length, speeds, names and flags.
         for e in 0..<g.edgeCount {
             let n = Int(renumbering.newEdge[e])
