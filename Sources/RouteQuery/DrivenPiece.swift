@@ -1,3 +1,4 @@
+import CShims
 import Foundation
 import ContractionHierarchy
 import RoutingGraph
@@ -238,8 +239,8 @@ extension LegSearch.Leg {
 
 extension RoutingData {
     /// Brings what turning a found path into pieces and steps reads (each rank's edge record,
-    /// the edge's first inner shape point, the node it ends at with its coordinates; the node
-    /// it starts at is its predecessor's end) into the cache in one tight pass.
+    /// the edge's inner shape points, the node it ends at with its coordinates; the node it
+    /// starts at is its predecessor's end) into the cache in one tight pass.
     /// The records lie all over the file; read one after the other in the assembly loop, each
     /// miss was waited for alone, while here the loads do not depend on each other and overlap.
     /// (The ranks' own words were asked for as unpacking produced them: `CHQuery.pathRankData`.)
@@ -250,6 +251,13 @@ extension RoutingData {
             let s0 = Int(edge.shapeFirst)
             let node = Int(ed & 1 == 0 ? edge.to : edge.from)
             if s0 < shapes.inner.count { touched ^= UInt32(bitPattern: shapes.inner[s0].latE7) }
+            // The rest of a longer shape (eight points to a line, the section line-aligned),
+            // asked for without waiting: an edge driven against its shape starts at its end.
+            if let inner = shapes.inner.baseAddress {
+                let s1 = Int(edges[ed >> 1 + 1].shapeFirst)
+                var line = (s0 & ~7) + 8
+                while line < s1 { offgrid_prefetch(inner + line); line += 8 }
+            }
             if node < nodeCount { touched ^= nodeFirstEnd[node] ^ UInt32(bitPattern: shapes.nodes[node].latE7) }
         }
         keepComputed(touched)
