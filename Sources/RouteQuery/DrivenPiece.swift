@@ -245,6 +245,7 @@ extension RoutingData {
     /// miss was waited for alone, while here the loads do not depend on each other and overlap.
     /// (The ranks' own words were asked for as unpacking produced them: `CHQuery.pathRankData`.)
     func prefetch(ranks: [UInt32]) {
+        let inner = shapes.inner.baseAddress   // nil when no edge has inner points
         var touched: UInt32 = 0
         for r in ranks {
             let ed = Int(rankEdgeDirection[Int(r)]), edge = edges[ed >> 1]
@@ -253,8 +254,8 @@ extension RoutingData {
             if s0 < shapes.inner.count { touched ^= UInt32(bitPattern: shapes.inner[s0].latE7) }
             // The rest of a longer shape (eight points to a line, the section line-aligned),
             // asked for without waiting: an edge driven against its shape starts at its end.
-            if let inner = shapes.inner.baseAddress {
-                let s1 = Int(edges[ed >> 1 + 1].shapeFirst)
+            if let inner {
+                let s1 = Int(edges[(ed >> 1) + 1].shapeFirst)
                 var line = (s0 & ~7) + 8
                 while line < s1 { offgrid_prefetch(inner + line); line += 8 }
             }

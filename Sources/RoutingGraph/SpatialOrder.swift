@@ -20,9 +20,8 @@ extension RoadGraph {
     public mutating func orderBySpace() -> EdgeRenumbering {
         var keyed = (0..<nodeCount).map { v in (key: mortonKey(latE7: nodeLatE7[v], lonE7: nodeLonE7[v]), node: UInt32(v)) }
         keyed.sort { ($0.key, $0.node) < ($1.key, $1.node) }
-        permuteNodes(keyed.map { Int($0.node) })
+        let (edgeOrder, nodeOrder) = roadOrder(from: keyed.lazy.map { Int($0.node) })   // new → old
         keyed = []
-        let (edgeOrder, nodeOrder) = roadOrder()   // new → old
         permuteNodes(nodeOrder)
         var newEdge = [UInt32](repeating: 0, count: edgeCount)
         for (n, e) in edgeOrder.enumerated() { newEdge[e] = UInt32(n) }
@@ -57,18 +56,18 @@ extension RoadGraph {
 }
 
 extension RoadGraph {
-    /// Edges along roads, for a graph whose nodes are numbered by place: from each node in
-    /// turn, each of its edges not yet placed starts a run that goes on through the far end's
-    /// next edge not yet placed (the one with the same name and class if there is one) until
-    /// none is left; nodes follow in the order the runs reach them. Returns new → old numbers.
-    func roadOrder() -> (edges: [Int], nodes: [Int]) {
+    /// Edges along roads: from each node in `seeds` order (every node once), each of its edges
+    /// not yet placed starts a run that goes on through the far end's next edge not yet placed
+    /// (the one with the same name and class if there is one) until none is left; nodes follow
+    /// in the order the runs reach them. Returns new → old numbers.
+    func roadOrder<Seeds: Sequence<Int>>(from seeds: Seeds) -> (edges: [Int], nodes: [Int]) {
         let (first, ends) = edgeEnds()
         var placed = [Bool](repeating: false, count: edgeCount), seen = [Bool](repeating: false, count: nodeCount)
         var edges: [Int] = [], nodes: [Int] = []
         edges.reserveCapacity(edgeCount)
         nodes.reserveCapacity(nodeCount)
         func see(_ v: Int) { if !seen[v] { seen[v] = true; nodes.append(v) } }
-        for seed in 0..<nodeCount {
+        for seed in seeds {
             see(seed)
             for i in Int(first[seed])..<Int(first[seed + 1]) {
                 // `2e` leaves a node along edge e's shape, `2e + 1` against it.
