@@ -50,10 +50,7 @@ final class CHArcLengths {
         cache = calloc(slots, MemoryLayout<UInt64>.stride)!.bindMemory(to: UInt64.self, capacity: slots)
     }
 
-    deinit {
-        free(cache)
-        items.deallocate()
-    }
+    deinit { free(cache) }
 
     @inline(__always) private func key(_ arc: Int, _ backward: Int) -> UInt32 {
         UInt32(truncatingIfNeeded: 2 &* arc &+ backward &+ 1)
@@ -121,7 +118,7 @@ final class CHArcLengths {
             }
             if items.count + 2 * expanding.count > limit { return nil }
             items.reserve(items.count + 2 * expanding.count)
-            let tree = items
+            let tree = items.elements
             expanding.withUnsafeBufferPointer { expanding in
                 g.prefetchHalves(count: expanding.count) { Int(tree[Int(expanding[$0])].middle) }
             }

@@ -78,20 +78,22 @@ extension CHQuery {
     /// or far more nodes than a shortest path can have): a damaged graph fails the query, it does not
     /// crash or loop. `CHGraphView.validate()` rules the first two out for checked files.
     func unpack(_ stack: inout [PendingArc], into nodes: inout [UInt32], arcWeights: inout [UInt32]) -> Bool {
+        guard !graph.arcs.isEmpty else { return stack.isEmpty }
+        // The query's buffers, kept between paths: taken out while in use (so its lists stay
+        // uniquely referenced) and put back. The stack is read until the end, then emptied.
+        var buf = unpackScratch.buffers.take() ?? UnpackBuffers()
+        let unpacked = unpack(stack, into: &nodes, arcWeights: &arcWeights, in: &buf)
+        unpackScratch.buffers = consume buf
+        stack.removeAll(keepingCapacity: true)
+        return unpacked
+    }
+
+    /// `unpack(_:into:arcWeights:)` working in `buf`: the arcs in travel order, each with the
+    /// index of the one after it (-1 for the last), and the shortcuts among them.
+    private func unpack(_ stack: [PendingArc], into nodes: inout [UInt32], arcWeights: inout [UInt32],
+                        in buf: inout UnpackBuffers) -> Bool {
         let limit = 2 * graph.nodeCount + 2  // a shortest path visits each node about once
         let g = graph
-        guard !g.arcs.isEmpty else { return stack.isEmpty }
-        // The arcs in travel order, each with the index of the one after it (-1 for the last),
-        // and the shortcuts among them: the query's buffers (`buf`), kept between paths, taken
-        // out while in use (so its lists stay uniquely referenced) and put back; nothing is made
-        // in their place, since a fresh `UnpackBuffers` allocates an arena that would be dropped
-        // (20 KB lost per path until 2026-11-28). The stack is read until the end, then emptied.
-        let scratch = unpackScratch
-        var buf = scratch.buffers.take() ?? UnpackBuffers()
-        defer {
-            scratch.buffers = buf
-            stack.removeAll(keepingCapacity: true)
-        }
         buf.arena.removeAll()
         buf.arena.reserve(2 * stack.count)
         buf.level.removeAll(keepingCapacity: true)
@@ -100,7 +102,7 @@ extension CHQuery {
         // start at those entries. Those unpacked before are copied from the cache (marked by
         // `UnpackedArcCache.marker` as their middle, their run's index in `cachedRuns` as their
         // weight), not unpacked again.
-        let cache = scratch.cache
+        let cache = unpackScratch.cache
         let initialCount = stack.count
         buf.cachedRuns.removeAll(keepingCapacity: true)
         var copiedArcs = 0   // what the runs found add to the path, besides their arena entries
@@ -123,7 +125,7 @@ extension CHQuery {
             if buf.arena.count + buf.level.count + copiedArcs > limit { return false }
             buf.arena.reserve(buf.arena.count + buf.level.count)
             for i in buf.level where Int(buf.arena[Int(i)].arc.middle) >= g.nodeCount { return false }
-            let arena = buf.arena
+            let arena = buf.arena.elements
             buf.level.withUnsafeBufferPointer { level in
                 g.prefetchHalves(count: level.count) { Int(arena[Int(level[$0])].arc.middle) }
             }
@@ -198,13 +200,11 @@ final class UnpackScratch {
     var buffers: UnpackBuffers? = UnpackBuffers()
     /// Runs of up-down arcs unpacked before.
     var cache = UnpackedArcCache()
-
-    deinit { buffers?.arena.deallocate() }
 }
 
 /// What `CHQuery.unpack` works in, moved out of its `UnpackScratch` while in use (through the
 /// class, every append was a uniqueness check).
-struct UnpackBuffers {
+struct UnpackBuffers: ~Copyable {
     var arena = ScratchBuffer<(arc: CHQuery.PendingArc, next: Int32)>(capacity: 1024)
     /// The shortcuts of the level being unpacked, and of the next.
     var level: [Int32] = []
