@@ -42,7 +42,7 @@ public struct LegSearch {
     }
 
     @inline(__always) func partial(_ rank: UInt32, _ share: Double) -> UInt32 {
-        UInt32((Double(data.rankWeight[Int(rank)]) * share).rounded())
+        UInt32((Double(data.rankWeight(rank)) * share).rounded())
     }
 
     func endpoints(source: Phantom, target: Phantom) -> (sources: [CHEndpoint], targets: [CHEndpoint], shift: UInt32, expanded: UInt32?) {
@@ -50,10 +50,10 @@ public struct LegSearch {
         sources.reserveCapacity(2)
         source.forEachDirection { d, r in sources.append((r, partial(r, 1 - source.position(d)))) }
         var shift: UInt32 = 0
-        target.forEachDirection { _, r in shift = max(shift, data.rankWeight[Int(r)]) }
+        target.forEachDirection { _, r in shift = max(shift, data.rankWeight(r)) }
         var targets: [CHEndpoint] = []
         targets.reserveCapacity(2)
-        target.forEachDirection { d, r in targets.append((r, shift + partial(r, target.position(d)) - data.rankWeight[Int(r)])) }
+        target.forEachDirection { d, r in targets.append((r, shift + partial(r, target.position(d)) - data.rankWeight(r))) }
         // On the same edge direction with the target behind the source, the search must leave
         // the edge and come back: start from the turns out of it instead.
         var expanded: UInt32?
@@ -122,14 +122,14 @@ public struct LegSearch {
         var times: [Double] = []
         if ranks.count == 1 {
             let r = ranks[0]
-            times = [Double(data.rankWeight[Int(r)]) * (target.position(targetDirection) - source.position(sourceDirection))]
+            times = [Double(data.rankWeight(r)) * (target.position(targetDirection) - source.position(sourceDirection))]
         } else {
             times.append(Double(partial(ranks[0], 1 - source.position(sourceDirection))))
             for i in 1..<ranks.count {
                 var turn = arcWeights.map { Double($0[i - 1]) } ?? arcWeight(ranks[i - 1], ranks[i])
                 if i == ranks.count - 1 {
                     let r = ranks[i]
-                    turn = turn - Double(data.rankWeight[Int(r)]) + Double(partial(r, target.position(targetDirection)))
+                    turn = turn - Double(data.rankWeight(r)) + Double(partial(r, target.position(targetDirection)))
                 }
                 times.append(turn)
             }

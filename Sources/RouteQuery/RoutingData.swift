@@ -20,8 +20,7 @@ public final class RoutingData: @unchecked Sendable {
     public let shapes: EdgeShapes
     public let rankEdgeDirection: UnsafeBufferPointer<UInt32>
     public let edgeDirectionRank: UnsafeBufferPointer<UInt32>
-    public let rankWeight: UnsafeBufferPointer<UInt32>
-    public let rankComponent: UnsafeBufferPointer<UInt16>
+    public let rankComponent: RankComponents
     public let strings: GraphStrings
     public let ch: CHGraphView
     /// An edge-based node's length in centimetres (its edge's), the sum a table's distances take.
@@ -39,14 +38,20 @@ public final class RoutingData: @unchecked Sendable {
         shapes = EdgeShapes(file)
         rankEdgeDirection = file.array(.rankEdgeDirection)
         edgeDirectionRank = file.edgeDirectionRank
-        rankWeight = file.array(.rankWeight)
-        rankComponent = file.array(.rankComponent)
+        rankComponent = file.rankComponents
         strings = file.strings
         ch = file.hierarchy
         rankLength = CHNodeMetric { [edges, rankEdgeDirection] r in edges[Int(rankEdgeDirection[Int(r)] >> 1)].lengthCm }
     }
 
     public func string(_ i: UInt32) -> String { strings[Int(i)] }
+
+    /// Deciseconds to drive edge-based node `r`'s whole edge (`EdgeRecord.deciseconds`; the
+    /// file's checks proved it defined and at most `GraphFile.maxWeight`).
+    @inline(__always) public func rankWeight(_ r: UInt32) -> UInt32 {
+        let direction = Int(rankEdgeDirection[Int(r)])
+        return edges[direction >> 1].deciseconds(direction: direction & 1)
+    }
 
     private let plainGraphLock = NSLock()
     private var plainGraphStorage: CSRGraph?

@@ -37,7 +37,7 @@ public final class Snapper {
     let cellEdges: UnsafeBufferPointer<UInt32>
     let edges: UnsafeBufferPointer<EdgeRecord>
     let edgeDirectionRank: UnsafeBufferPointer<UInt32>
-    let rankComponent: UnsafeBufferPointer<UInt16>
+    let rankComponent: RankComponents
     let shapes: EdgeShapes
     let gridMinLat: Double, gridMinLon: Double, cellDegrees: Double
     let gridMinLatE7: Int64, gridMinLonE7: Int64, cellE7: Int64
@@ -63,7 +63,7 @@ public final class Snapper {
         cellEdgeBox = file.array(.gridCellEdgeBox)
         edges = file.edges
         edgeDirectionRank = file.edgeDirectionRank
-        rankComponent = file.array(.rankComponent)
+        rankComponent = file.rankComponents
         shapes = EdgeShapes(file)
         rows = file.scalar(.gridRows)
         columns = file.scalar(.gridColumns)
@@ -335,7 +335,7 @@ public final class Snapper {
     /// The rank of edge direction `2e + d`, `UInt32.max` when not drivable (or out of range).
     @inline(__always) private func rank(_ direction: Int) -> UInt32 {
         let r = edgeDirectionRank[direction]
-        return Int(r) < rankComponent.count ? r : UInt32.max
+        return Int(r) < rankComponent.rankCount ? r : UInt32.max
     }
 
     /// Completes a hit: offset along the edge (haversine, as the tiles measure) and bearing.

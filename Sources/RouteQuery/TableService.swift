@@ -44,9 +44,9 @@ public final class TableService {
             let sourceEndpoints = from.map { p in p.directions.map { (d, r) in (r, search.partial(r, 1 - p.position(d))) } }
             var shifts: [UInt64] = []
             let targetEndpoints: [[CHEndpoint]] = to.map { p in
-                let shift = p.directions.map { data.rankWeight[Int($0.1)] }.max() ?? 0
+                let shift = p.directions.map { data.rankWeight($0.1) }.max() ?? 0
                 shifts.append(UInt64(shift))
-                return p.directions.map { (d, r) in (r, shift + search.partial(r, p.position(d)) - data.rankWeight[Int(r)]) }
+                return p.directions.map { (d, r) in (r, shift + search.partial(r, p.position(d)) - data.rankWeight(r)) }
             }
             let n = to.count
             let threads = Parallel.activeProcessorCount

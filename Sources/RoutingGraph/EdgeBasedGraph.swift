@@ -28,12 +28,6 @@ public struct EdgeBasedGraph {
         public var weights: [UInt32] = []
     }
 
-    /// Deciseconds for `lengthCm` at `deciKmh`.
-    static func deciseconds(lengthCm: UInt32, deciKmh: UInt16) -> UInt32 {
-        // cm / (km/h × 10) → s: (cm / 100) / (deciKmh / 36) = cm × 0.36 / deciKmh; ×10 for deciseconds.
-        UInt32(max(1, (Double(lengthCm) * 3.6 / Double(deciKmh)).rounded()))
-    }
-
     public init(_ g: RoadGraph, profile: CarProfile) {
         let edgeCount = g.edgeCount
         nodeOfEdgeDirection = [UInt32](repeating: UInt32.max, count: 2 * edgeCount)
@@ -42,12 +36,12 @@ public struct EdgeBasedGraph {
             if f & EdgeFlags.forward != 0 && g.edgeSpeedForward[e] > 0 {
                 nodeOfEdgeDirection[2 * e] = UInt32(edgeDirectionOfNode.count)
                 edgeDirectionOfNode.append(UInt32(2 * e))
-                nodeWeight.append(Self.deciseconds(lengthCm: g.edgeLengthCm[e], deciKmh: g.edgeSpeedForward[e]))
+                nodeWeight.append(EdgeRecord.deciseconds(lengthCm: g.edgeLengthCm[e], deciKmh: g.edgeSpeedForward[e]))
             }
             if f & EdgeFlags.backward != 0 && g.edgeSpeedBackward[e] > 0 {
                 nodeOfEdgeDirection[2 * e + 1] = UInt32(edgeDirectionOfNode.count)
                 edgeDirectionOfNode.append(UInt32(2 * e + 1))
-                nodeWeight.append(Self.deciseconds(lengthCm: g.edgeLengthCm[e], deciKmh: g.edgeSpeedBackward[e]))
+                nodeWeight.append(EdgeRecord.deciseconds(lengthCm: g.edgeLengthCm[e], deciKmh: g.edgeSpeedBackward[e]))
             }
         }
 

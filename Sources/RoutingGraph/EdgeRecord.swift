@@ -48,6 +48,26 @@
 
     /// u32 words per record in the file's `edgeRecords` section.
     public static let words = 8
+
+    /// Deciseconds to drive a whole edge of `lengthCm` at `deciKmh` (km/h × 10, above 0), at
+    /// least 1: the weight route-graph gives the edge-based node of that direction, which readers
+    /// derive the same way (the file has not stored it since version 6).
+    public static func deciseconds(lengthCm: UInt32, deciKmh: UInt16) -> UInt32 {
+        // cm / (km/h × 10) → s: (cm / 100) / (deciKmh / 36) = cm × 0.36 / deciKmh; ×10 for deciseconds.
+        UInt32(max(1, (Double(lengthCm) * 3.6 / Double(deciKmh)).rounded()))
+    }
+
+    /// The weight of driving the edge in direction `d` (0 along the shape), which must be drivable.
+    @inline(__always) public func deciseconds(direction d: Int) -> UInt32 {
+        Self.deciseconds(lengthCm: lengthCm, deciKmh: d == 0 ? speedForward : speedBackward)
+    }
+
+    /// Whether `deciseconds(direction:)` is defined and within `bound` for direction `d`: a
+    /// speed above 0 and `lengthCm × 3.6 / speed ≤ bound`, tested in integers.
+    public func drivable(direction d: Int, within bound: UInt32) -> Bool {
+        let speed = d == 0 ? speedForward : speedBackward
+        return speed > 0 && UInt64(lengthCm) * 36 <= UInt64(bound) * 10 * UInt64(speed)
+    }
 }
 
 extension RoadGraph {

@@ -110,12 +110,10 @@ public struct GraphBuild {
         // Everything the query side indexes by edge-based node is stored in rank order.
         let rank = ch.rankOfNode
         var rankEdgeDirection = [UInt32](repeating: 0, count: eb.nodeCount)
-        var rankWeight = [UInt32](repeating: 0, count: eb.nodeCount)
         var rankComponent = [UInt16](repeating: 0, count: eb.nodeCount)
         for v in 0..<eb.nodeCount {
             let r = Int(rank[v])
             rankEdgeDirection[r] = renumbering.edgeDirection(eb.edgeDirectionOfNode[v])
-            rankWeight[r] = eb.nodeWeight[v]
             // u16: components past 65,534 (tiny islands) share the last id; routes between them fail anyway.
             rankComponent[r] = UInt16(min(component[v], UInt32(UInt16.max)))
         }
@@ -156,9 +154,10 @@ public struct GraphBuild {
         w.add(.stringOffsets, stringOffsets)
         w.add(.stringBytes, stringBytes)
         w.add(.rankEdgeDirection, rankEdgeDirection)
-        w.add(.rankWeight, rankWeight)
-        w.add(.rankComponent, rankComponent)
         w.add(.componentSizes, sizes.map { UInt32($0) })
+        let components = RankComponents.compact(rankComponent)
+        w.add(.rankComponentIndex, components.index)
+        w.add(.rankMinorComponent, components.minor)
         w.add(.chFirstOut, ch.firstOut)
         w.add(.chArcs, records: cored.arcs)
         w.add(.chShortcutIndex, cored.middleIndex)

@@ -120,6 +120,11 @@ public final class GraphFile {
     /// The edges' records in place, `edgeCount + 1` with the sentinel (`edgeRecords` read as `EdgeRecord`).
     public var edges: UnsafeBufferPointer<EdgeRecord> { records(.edgeRecords) }
 
+    /// Each rank's component in place (`rankComponentIndex` and `rankMinorComponent`).
+    public var rankComponents: RankComponents {
+        RankComponents(rankCount: scalar(.edgeBasedNodeCount), index: array(.rankComponentIndex), minor: array(.rankMinorComponent))
+    }
+
     /// Checks every section's CRC32 (reads the whole file) and every shortcut's halves, the checks
     /// too slow for every open.
     public func verify() throws {

@@ -6,9 +6,11 @@ import ContractionHierarchy
 /// 64-byte aligned offset, so a reader can `mmap` the file and use the arrays in place.
 public enum GraphFileFormat {
     public static let magic: [UInt8] = Array("OGCHGRPH".utf8)
-    /// 5 since 2026-11-28: the core may be uncontracted (its arcs are the graph that remained,
-    /// not an up-down hierarchy), so readers must not search through it but use its table.
-    public static let version: UInt32 = 5
+    /// 6 since 2026-11-29: no weight per rank (readers derive it from the edge record) and
+    /// components only for the ranks outside the main one, so that a larger core table fits.
+    /// (5 since 2026-11-28: the core may be uncontracted, its arcs the graph that remained, not an
+    /// up-down hierarchy, so readers must not search through it but use its table.)
+    public static let version: UInt32 = 6
     public static let alignment = 64
     public static let sectionEntrySize = 32
 
@@ -34,9 +36,11 @@ public enum GraphFileFormat {
         // (until then every edge's run repeated its end nodes' coordinates).
         case shapePoints = 32
         case stringOffsets = 40, stringBytes
-        // Edge-based nodes, in contraction-rank order. (Until version 3, id 51 held
+        // Edge-based nodes, in contraction-rank order; rankComponentIndex and rankMinorComponent
+        // are `RankComponents`. (Until version 5, id 52 held each rank's weight, now derived from
+        // its edge record, and id 53 each rank's component; until version 3, id 51 held
         // edgeDirectionRank, the inverse of rankEdgeDirection: now built at open, `GraphFile`.)
-        case rankEdgeDirection = 50, rankWeight = 52, rankComponent, componentSizes
+        case rankEdgeDirection = 50, componentSizes = 54, rankComponentIndex = 55, rankMinorComponent
         // The contraction hierarchy's upward graph (ranks), in the search layout of
         // `CHGraphView`: chArcs holds one `CHArc` (two u32) per arc; chShortcutIndex and
         // chShortcutMiddle (since 2026-11-27) are `CHShortcutMiddles`. (Version 1 had separate
@@ -54,9 +58,9 @@ public enum GraphFileFormat {
         public var elementSize: Int {
             switch self {
             case .nodeControl, .stringBytes: return 1
-            case .rankComponent, .gridCellEdgeBox: return 2
+            case .rankMinorComponent, .gridCellEdgeBox: return 2
             case .chCoreDistances: return CHCoreTable.entryBytes
-            case .chShortcutIndex: return 8
+            case .chShortcutIndex, .rankComponentIndex: return 8
             default: return 4
             }
         }

@@ -49,7 +49,8 @@ extension GraphFile {
         try expect(.edgeRecords, EdgeRecord.words * (e + 1))
         try expect(.shapePoints, 2 * scalar(.shapePointCount))
         try expect(.stringOffsets, scalar(.stringCount) + 1)
-        for s in [GraphFileFormat.Section.rankEdgeDirection, .rankWeight, .rankComponent] { try expect(s, r) }
+        try expect(.rankEdgeDirection, r)
+        try expect(.rankComponentIndex, FlagWords.count(slots: r))
         try expect(.componentSizes, scalar(.componentCount))
         if r > 0 && scalar(.componentCount) == 0 { throw Damage(message: "\(r) edge-based nodes in no component") }
         try expect(.chFirstOut, r + 1)
@@ -139,8 +140,8 @@ extension GraphFile {
         }
     }
 
-    /// Each rank is a distinct edge direction (building `edgeDirectionRank`, its inverse);
-    /// weights and components in range.
+    /// Each rank is a distinct edge direction (building `edgeDirectionRank`, its inverse) whose
+    /// weight, derived from its edge record, is defined and in range; components in range.
     private func checkRanks() throws {
         let rankEdge: UnsafeBufferPointer<UInt32> = array(.rankEdgeDirection)
         let edgeRank = edgeDirectionRanks.words
@@ -153,11 +154,18 @@ extension GraphFile {
             }
             edgeRank[Int(ed)] = UInt32(truncatingIfNeeded: rank)
         }
-        let weights: UnsafeBufferPointer<UInt32> = array(.rankWeight)
-        if let i = firstIndex(of: weights, outside: 0...Self.maxWeight) {
-            throw Damage(message: "section rankWeight entry \(i) is \(weights[i])")
+        // Edge after edge (one pass in file order, not a record per rank): a rank's edge direction
+        // must have a speed, and a weight queries can add exactly.
+        let edges = self.edges
+        for ed in 0..<edgeRank.count where edgeRank[ed] != UInt32.max {
+            guard edges[ed >> 1].drivable(direction: ed & 1, within: Self.maxWeight) else {
+                let r = edges[ed >> 1]
+                throw Damage(message: "section rankEdgeDirection entry \(edgeRank[ed]) drives edge \(ed >> 1) "
+                             + "\(ed & 1 == 0 ? "forward" : "backward") at \(ed & 1 == 0 ? r.speedForward : r.speedBackward) "
+                             + "km/h × 10 over \(r.lengthCm) cm: no weight up to \(Self.maxWeight)")
+            }
         }
-        try checkBelow(.rankComponent, scalar(.componentCount), as: UInt16.self)
+        if let problem = rankComponents.problem(componentCount: scalar(.componentCount)) { throw Damage(message: problem) }
     }
 
     /// Upward arcs, weights and shortcut middles as `CHGraphView.validate` requires. The

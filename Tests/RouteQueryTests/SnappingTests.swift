@@ -32,7 +32,7 @@ final class SnappingTests: XCTestCase {
             return GeoPoint(lon: Double(p.lonE7) * 1e-7, lat: Double(p.latE7) * 1e-7)
         }
         let ranks = file.edgeDirectionRank
-        let component: UnsafeBufferPointer<UInt16> = file.array(.rankComponent)
+        let component = file.rankComponents
         var segments: [Segment] = []
         for e in 0..<file.scalar(.edgeCount) {
             let usable = [ranks[2 * e], ranks[2 * e + 1]].filter { $0 != UInt32.max }

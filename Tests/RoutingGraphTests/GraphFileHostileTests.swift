@@ -106,13 +106,19 @@ final class GraphFileHostileTests: XCTestCase {
             (.chShortcutMiddle, { _, _ in 0x7FFF_FFFF }, "has middle 2147483647, not lower"),
             // chShortcutIndex holds (shortcuts before, flags) per 32 arcs: entry 2 is word 1's count.
             (.chShortcutIndex, { i, old in i == 2 ? old + 1 : old }, "hierarchy: shortcut middles: word 1 counts"),
-            (.rankComponent, { _, _ in 0xFFFF_FFFF }, "section rankComponent entry 0 is 65535"),
-            // One bad value among good ones: the min/max pass fails and the walk names the entry.
-            (.rankComponent, { i, old in i == 3 ? 0xFFFF_0000 | old & 0xFFFF : old }, "section rankComponent entry 7 is 65535"),
+            // rankComponentIndex holds (ranks outside the main component before, flags) per 32
+            // ranks: entry 0 is word 0's count, 1 its flags.
+            (.rankComponentIndex, { i, old in i == 0 ? old + 1 : old }, "section rankComponentIndex: word 0 counts 1 ranks outside"),
+            // Rank 0 flagged outside the main component: the next word's count is one short.
+            (.rankComponentIndex, { i, old in i == 1 ? old | 1 : old }, "section rankComponentIndex: word 1 counts 2 ranks outside"),
+            (.rankMinorComponent, { _, _ in 0xFFFF_FFFF }, "section rankMinorComponent entry 0 is 65535, not in 1 ..< "),
             // Points are (latitude, longitude) pairs: entry 6 is point 3's latitude, 11 point 5's longitude.
             (.nodePoints, { i, old in i == 6 ? 950_000_000 : old }, "section nodePoints point 3 is at latitude 95"),
             (.shapePoints, { i, old in i == 11 ? UInt32(bitPattern: -1_850_000_000) : old }, "section shapePoints point 5 is at longitude -185"),
-            (.rankWeight, { i, old in i == 4 ? 1 << 30 + 1 : old }, "section rankWeight entry 4 is 1073741825"),
+            // Entry 14 is edge 1's speeds (forward in the low half), 11 its length: a drivable
+            // direction without speed, or too slow over too long a road for an exact weight.
+            (.edgeRecords, { i, old in i == 14 ? 0 : old }, "drives edge 1 forward at 0 km/h × 10 over"),
+            (.edgeRecords, { i, old in i == 14 ? 0x0001_0001 : i == 11 ? 0xFFFF_FFFF : old }, "drives edge 1 forward at 1 km/h × 10 over 4294967295 cm"),
             (.gridCellEdges, { i, old in i == 2 ? 0xFFFF_FFF0 : old }, "section gridCellEdges entry 2 is 4294967280, not below"),
             // Two u16 boxes per u32: entry 0 gets south side 15 and north side 0.
             (.gridCellEdgeBox, { i, old in i == 0 ? 0x000F_000F : old }, "section gridCellEdgeBox entry 0 has its sides out of order"),

@@ -115,7 +115,7 @@ final class GraphFileTests: XCTestCase {
         let n = file.scalar(.edgeBasedNodeCount)
         let ch = CHQuery(graph: file.hierarchy)
         let edgeDirection: UnsafeBufferPointer<UInt32> = file.array(.rankEdgeDirection)
-        let component: UnsafeBufferPointer<UInt16> = file.array(.rankComponent)
+        let component = file.rankComponents
         let edges = file.edges
         let nodes = EdgeShapes(file).nodes
         func side(_ r: Int) -> Bool { nodes[Int(edges[Int(edgeDirection[r] >> 1)].from)].lonE7 < 95_000_000 }
@@ -191,14 +191,15 @@ final class GraphFileTests: XCTestCase {
         var header = bytes
         header[40] ^= 1
         refuse(header, "header.chg")
-        // A file of the previous version (whose core was contracted, so its tables searched
-        // through it) is refused with one line saying what to do, before any section is read.
+        // A file of the previous version (with a weight and a component section per rank, which
+        // readers no longer look for) is refused with one line saying what to do, before any
+        // section is read.
         var older = bytes
-        older[8] = 4
-        let path = dir.appendingPathComponent("version4.chg").path
+        older[8] = 5
+        let path = dir.appendingPathComponent("version5.chg").path
         _ = FileManager.default.createFile(atPath: path, contents: older)
         XCTAssertThrowsError(try GraphFile(path: path)) { error in
-            XCTAssertEqual("\(error)", "\(path) at byte 8: unsupported graph file version 4, not 5 (build it again with route-graph)")
+            XCTAssertEqual("\(error)", "\(path) at byte 8: unsupported graph file version 5, not 6 (build it again with route-graph)")
         }
     }
 
