@@ -239,7 +239,7 @@ struct UpwardSearchBuffers {
         }
         let begin = Int(g.firstOut[vi]), end = Int(g.firstOut[vi &+ 1])
         guard let usable = stallTest(d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) else { return }
-        relax(v, d: d, usable: usable, graph: g, stamp: q, bound: best, core: &core)
+        relax(v, d: d, usable: usable, graph: g, stamp: q, bound: best, core: &core, other: other.label)
     }
 
     /// Stall-on-demand: an arc x → v (in search direction) from a higher node x with
@@ -305,10 +305,13 @@ struct UpwardSearchBuffers {
     }
 
     /// The same, listing heads in the core (from `core.first` up) instead of queueing them.
+    /// A queued node is mostly settled later, which starts with its arc range and, in a
+    /// bidirectional search, its label on the `other` side: both are asked for when it is
+    /// queued, so that those misses overlap the search instead of stalling the settle.
     @inline(__always)
     mutating func relax(_ v: UInt32, d: UInt64, usable: Range<Int>, graph g: CHGraphView, stamp q: UInt32, bound: UInt64,
-                        core: inout CoreAccessList) {
-        guard let arcs = g.arcs.baseAddress else { return }
+                        core: inout CoreAccessList, other: UnsafeMutablePointer<SearchLabel>? = nil) {
+        guard let arcs = g.arcs.baseAddress, let firstOut = g.firstOut.baseAddress else { return }
         var a = usable.lowerBound
         while a < usable.upperBound {
             let arc = arcs[a]
@@ -319,7 +322,13 @@ struct UpwardSearchBuffers {
                 let inCore = y >= core.first
                 if old.stamp != q {
                     label[Int(y)] = SearchLabel(distance: nd, stamp: q, parentArc: UInt32(truncatingIfNeeded: a))
-                    if inCore { core.append(y) } else { heap.push(y, key: nd) }
+                    if inCore {
+                        core.append(y)
+                    } else {
+                        heap.push(y, key: nd)
+                        offgrid_prefetch(firstOut + Int(y))
+                        if let other { offgrid_prefetch(other + Int(y)) }
+                    }
                 } else if nd < old.distance && (inCore || heap.contains(y)) {
                     label[Int(y)] = SearchLabel(distance: nd, stamp: q, parentArc: UInt32(truncatingIfNeeded: a))
                     if !inCore { heap.decrease(y, to: nd) }
