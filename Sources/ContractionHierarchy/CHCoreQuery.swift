@@ -19,10 +19,13 @@ extension CHQuery {
         var best = below.distance
         let meet = below.meet
         var pair: (Int, Int)?
-        let forwardSet = lists.forwardSet.fill(forwardAccess, labels: forwardState.buffers.label, below: best, first: core.first)
-            .pruned(core, forward: true)
-        let backwardSet = lists.backwardSet.fill(backwardAccess, labels: backwardState.buffers.label, below: best, first: core.first)
-            .pruned(core, forward: false)
+        // Both sides' pivots are chosen, and their entries asked for, before either side is pruned.
+        let forwardAll = lists.forwardSet.fill(forwardAccess, labels: forwardState.buffers.label, below: best, first: core.first)
+            .withPivots(core, forward: true)
+        let backwardAll = lists.backwardSet.fill(backwardAccess, labels: backwardState.buffers.label, below: best, first: core.first)
+            .withPivots(core, forward: false)
+        let forwardSet = forwardAll.prunedByPivots(core, forward: true)
+        let backwardSet = backwardAll.prunedByPivots(core, forward: false)
         // The pairs' entries lie all over the table (48 MB at ~5 M nodes, above the last-level
         // cache): asked for first, all at once, their misses overlap.
         for i in 0..<forwardSet.count {
@@ -189,8 +192,17 @@ struct CoreAccessSet {
     /// d(p) + D(p, a) ≤ d(a); backward: when D(b, p) + d(p) ≤ d(b).) Most access ranks are
     /// reached by detours below the core, so far fewer pairs are left to combine. Four pivots:
     /// with the core numbered by place, each further pivot's lookups cost more than the pairs
-    /// it drops (8 before; 12 and 16 were slower still).
-    func pruned(_ core: CHCoreTable, forward: Bool, pivots: Int = 4) -> CoreAccessSet {
+    /// it drops (8 before; 12 and 16 were slower still; 3 to 5 the same with 4,672 core ranks).
+    func pruned(_ core: CHCoreTable, forward: Bool) -> CoreAccessSet {
+        withPivots(core, forward: forward).prunedByPivots(core, forward: forward)
+    }
+
+    static let pivots = 4
+
+    /// The set with its `pivots` nearest entries moved to the front, and the table entries
+    /// between them and the others asked for (`prunedByPivots` reads them).
+    func withPivots(_ core: CHCoreTable, forward: Bool) -> CoreAccessSet {
+        let pivots = Self.pivots
         guard count > pivots else { return self }
         for k in 0..<pivots {
             var nearest = k
@@ -198,6 +210,20 @@ struct CoreAccessSet {
             (index[k], index[nearest]) = (index[nearest], index[k])
             (distance[k], distance[nearest]) = (distance[nearest], distance[k])
         }
+        for k in 0..<pivots {
+            let p = Int(index[k])
+            for i in pivots..<count {
+                let x = Int(index[i])
+                core.prefetch(forward ? p &* core.size &+ x : x &* core.size &+ p)
+            }
+        }
+        return self
+    }
+
+    /// The pivots (`withPivots`'s front) and the entries none of them drops.
+    func prunedByPivots(_ core: CHCoreTable, forward: Bool) -> CoreAccessSet {
+        let pivots = Self.pivots
+        guard count > pivots else { return self }
         var set = self
         set.count = pivots
         for i in pivots..<count {
