@@ -26,7 +26,7 @@ extension CHQuery {
             .withPivots(core, forward: false)
         let forwardSet = forwardAll.prunedByPivots(core, forward: true)
         let backwardSet = backwardAll.prunedByPivots(core, forward: false)
-        // The pairs' entries lie all over the table (48 MB at ~5 M nodes, above the last-level
+        // The pairs' entries lie all over the table (65 MB at ~5 M nodes, above the last-level
         // cache): asked for first, all at once, their misses overlap.
         for i in 0..<forwardSet.count {
             let row = Int(forwardSet.index[i]) &* core.size

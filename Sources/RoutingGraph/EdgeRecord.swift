@@ -57,15 +57,18 @@
         UInt32(max(1, (Double(lengthCm) * 3.6 / Double(deciKmh)).rounded()))
     }
 
+    /// km/h × 10 in direction `d` (0 along the shape).
+    @inline(__always) public func speed(direction d: Int) -> UInt16 { d == 0 ? speedForward : speedBackward }
+
     /// The weight of driving the edge in direction `d` (0 along the shape), which must be drivable.
     @inline(__always) public func deciseconds(direction d: Int) -> UInt32 {
-        Self.deciseconds(lengthCm: lengthCm, deciKmh: d == 0 ? speedForward : speedBackward)
+        Self.deciseconds(lengthCm: lengthCm, deciKmh: speed(direction: d))
     }
 
     /// Whether `deciseconds(direction:)` is defined and within `bound` for direction `d`: a
     /// speed above 0 and `lengthCm × 3.6 / speed ≤ bound`, tested in integers.
     public func drivable(direction d: Int, within bound: UInt32) -> Bool {
-        let speed = d == 0 ? speedForward : speedBackward
+        let speed = speed(direction: d)
         return speed > 0 && UInt64(lengthCm) * 36 <= UInt64(bound) * 10 * UInt64(speed)
     }
 }

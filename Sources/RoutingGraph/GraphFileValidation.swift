@@ -159,10 +159,10 @@ extension GraphFile {
         let edges = self.edges
         for ed in 0..<edgeRank.count where edgeRank[ed] != UInt32.max {
             guard edges[ed >> 1].drivable(direction: ed & 1, within: Self.maxWeight) else {
-                let r = edges[ed >> 1]
+                let edge = edges[ed >> 1]
                 throw Damage(message: "section rankEdgeDirection entry \(edgeRank[ed]) drives edge \(ed >> 1) "
-                             + "\(ed & 1 == 0 ? "forward" : "backward") at \(ed & 1 == 0 ? r.speedForward : r.speedBackward) "
-                             + "km/h × 10 over \(r.lengthCm) cm: no weight up to \(Self.maxWeight)")
+                             + "\(ed & 1 == 0 ? "forward" : "backward") at \(edge.speed(direction: ed & 1)) "
+                             + "km/h × 10 over \(edge.lengthCm) cm: no weight up to \(Self.maxWeight)")
             }
         }
         if let problem = rankComponents.problem(componentCount: scalar(.componentCount)) { throw Damage(message: problem) }
