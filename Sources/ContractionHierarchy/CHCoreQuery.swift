@@ -24,14 +24,11 @@ extension CHQuery {
             .withPivots(core, forward: true)
         let backwardAll = lists.backwardSet.fill(backwardAccess, labels: backwardState.buffers.label, below: best, first: core.first)
             .withPivots(core, forward: false)
-        let forwardSet = forwardAll.prunedByPivots(core, forward: true)
-        let backwardSet = backwardAll.prunedByPivots(core, forward: false)
         // The pairs' entries lie all over the table (65 MB at ~5 M nodes, above the last-level
-        // cache): asked for first, all at once, their misses overlap.
-        for i in 0..<forwardSet.count {
-            let row = Int(forwardSet.index[i]) &* core.size
-            for j in 0..<backwardSet.count { core.prefetch(row &+ Int(backwardSet.index[j])) }
-        }
+        // cache): each is asked for as soon as its backward rank survives pruning, so that
+        // their misses overlap the rest of the pruning instead of the loop below.
+        let forwardSet = forwardAll.prunedByPivots(core, forward: true)
+        let backwardSet = backwardAll.prunedByPivots(core, forward: false, askingForRowsOf: forwardSet)
         for i in 0..<forwardSet.count {
             let head = forwardSet.distance[i]
             let row = Int(forwardSet.index[i]) &* core.size
@@ -220,9 +217,16 @@ struct CoreAccessSet {
         return self
     }
 
-    /// The pivots (`withPivots`'s front) and the entries none of them drops.
-    func prunedByPivots(_ core: CHCoreTable, forward: Bool) -> CoreAccessSet {
+    /// The pivots (`withPivots`'s front) and the entries none of them drops. With `rows` (the
+    /// other side's set, forward), the entries from each of its ranks to each entry kept are
+    /// asked for as it is kept.
+    func prunedByPivots(_ core: CHCoreTable, forward: Bool, askingForRowsOf rows: CoreAccessSet? = nil) -> CoreAccessSet {
         let pivots = Self.pivots
+        func askForColumn(_ x: Int) {
+            guard let rows else { return }
+            for i in 0..<rows.count { core.prefetch(Int(rows.index[i]) &* core.size &+ x) }
+        }
+        for k in 0..<min(pivots, count) { askForColumn(Int(index[k])) }
         guard count > pivots else { return self }
         var set = self
         set.count = pivots
@@ -234,7 +238,10 @@ struct CoreAccessSet {
                 let via = forward ? core.distance(p, x) : core.distance(x, p)
                 if via != CHCoreTable.unreachable && distance[k] &+ UInt64(via) <= d { dropped = true; break }
             }
-            if !dropped { index[set.count] = Int32(truncatingIfNeeded: x); distance[set.count] = d; set.count &+= 1 }
+            if !dropped {
+                index[set.count] = Int32(truncatingIfNeeded: x); distance[set.count] = d; set.count &+= 1
+                askForColumn(x)
+            }
         }
         return set
     }
