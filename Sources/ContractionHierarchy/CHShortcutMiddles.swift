@@ -41,7 +41,8 @@ public struct CHShortcutMiddles: @unchecked Sendable {
 
     /// The index and shortcut middles of a middle-per-arc array (`UInt32.max`: a real arc).
     public static func compact(_ middle: [UInt32]) -> (index: [UInt64], shortcutMiddle: [UInt32]) {
-        (FlagWords.words(slots: middle.count) { middle[$0] != UInt32.max }, middle.filter { $0 != UInt32.max })
+        let (index, shortcutMiddle) = FlagWords.compact(middle, absent: UInt32.max)
+        return (index, shortcutMiddle)
     }
 
     /// The first inconsistency between the index and the middles, or nil (`FlagWords.problem`).

@@ -33,6 +33,12 @@ public enum FlagWords {
         return words
     }
 
+    /// The words of an array in which `absent` marks a slot without a value, and the values of
+    /// the others in slot order.
+    public static func compact<T: Equatable>(_ values: [T], absent: T) -> (words: [UInt64], values: [T]) {
+        (words(slots: values.count) { values[$0] != absent }, values.filter { $0 != absent })
+    }
+
     /// The first inconsistency of `words` over `slots` slots with `values` stored values, or nil:
     /// every word must count the flags before it, flags past the last slot are clear, and there is
     /// one value per flag. `names` say what a slot, the flagged slots and the values are in the

@@ -45,15 +45,29 @@ public struct LegSearch {
         UInt32((Double(data.rankWeight(rank)) * share).rounded())
     }
 
-    func endpoints(source: Phantom, target: Phantom) -> (sources: [CHEndpoint], targets: [CHEndpoint], shift: UInt32, expanded: UInt32?) {
+    /// A point as a search source: each usable direction, offset by what is left of its edge.
+    func sourceEndpoints(_ source: Phantom) -> [CHEndpoint] {
         var sources: [CHEndpoint] = []
         sources.reserveCapacity(2)
         source.forEachDirection { d, r in sources.append((r, partial(r, 1 - source.position(d)))) }
+        return sources
+    }
+
+    /// A point as a search target: each usable direction, offset by the part of its edge up to
+    /// the point minus the edge's whole weight (which the search counts on arriving), plus
+    /// `shift`, the largest such weight, so that no offset is negative; answers subtract it.
+    func targetEndpoints(_ target: Phantom) -> (targets: [CHEndpoint], shift: UInt32) {
         var shift: UInt32 = 0
         target.forEachDirection { _, r in shift = max(shift, data.rankWeight(r)) }
         var targets: [CHEndpoint] = []
         targets.reserveCapacity(2)
         target.forEachDirection { d, r in targets.append((r, shift + partial(r, target.position(d)) - data.rankWeight(r))) }
+        return (targets, shift)
+    }
+
+    func endpoints(source: Phantom, target: Phantom) -> (sources: [CHEndpoint], targets: [CHEndpoint], shift: UInt32, expanded: UInt32?) {
+        var sources = sourceEndpoints(source)
+        let (targets, shift) = targetEndpoints(target)
         // On the same edge direction with the target behind the source, the search must leave
         // the edge and come back: start from the turns out of it instead.
         var expanded: UInt32?

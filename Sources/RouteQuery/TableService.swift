@@ -41,13 +41,9 @@ public final class TableService {
         // With distances, each pair's length along the path its weight came from (nil: route the pair).
         var spans: [CHPathSpan?] = []
         if algorithm == .ch {
-            let sourceEndpoints = from.map { p in p.directions.map { (d, r) in (r, search.partial(r, 1 - p.position(d))) } }
-            var shifts: [UInt64] = []
-            let targetEndpoints: [[CHEndpoint]] = to.map { p in
-                let shift = p.directions.map { data.rankWeight($0.1) }.max() ?? 0
-                shifts.append(UInt64(shift))
-                return p.directions.map { (d, r) in (r, shift + search.partial(r, p.position(d)) - data.rankWeight(r)) }
-            }
+            let sourceEndpoints = from.map(search.sourceEndpoints)
+            let targets = to.map(search.targetEndpoints)
+            let targetEndpoints = targets.map(\.targets), shifts = targets.map { UInt64($0.shift) }
             let n = to.count
             let threads = Parallel.activeProcessorCount
             let flat: [UInt64]

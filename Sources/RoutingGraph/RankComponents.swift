@@ -24,7 +24,8 @@ public struct RankComponents: @unchecked Sendable {
 
     /// The index and minor components of a component-per-rank array.
     static func compact(_ components: [UInt16]) -> (index: [UInt64], minor: [UInt16]) {
-        (FlagWords.words(slots: components.count) { components[$0] != 0 }, components.filter { $0 != 0 })
+        let (index, minor) = FlagWords.compact(components, absent: 0)
+        return (index, minor)
     }
 
     /// The first inconsistency, or nil: the index as `FlagWords.problem` wants it, and every
