@@ -245,19 +245,19 @@ extension RoutingData {
     /// miss was waited for alone, while here the loads do not depend on each other and overlap.
     /// (The ranks' own words were asked for as unpacking produced them: `CHQuery.pathRankData`.)
     func prefetch(ranks: [UInt32]) {
-        let inner = shapes.inner.baseAddress   // nil when no edge has inner points
+        let words = shapes.words.baseAddress   // nil when no edge has inner points
         var touched: UInt32 = 0
         for r in ranks {
             let ed = Int(rankEdgeDirection[Int(r)]), edge = edges[ed >> 1]
             let s0 = Int(edge.shapeFirst)
             let node = Int(ed & 1 == 0 ? edge.to : edge.from)
-            if s0 < shapes.inner.count { touched ^= UInt32(bitPattern: shapes.inner[s0].latE7) }
-            // The rest of a longer shape (eight points to a line, the section line-aligned),
+            if s0 < shapes.words.count { touched ^= shapes.words[s0] }
+            // The rest of a longer shape (sixteen words to a line, the section line-aligned),
             // asked for without waiting: an edge driven against its shape starts at its end.
-            if let inner {
+            if let words {
                 let s1 = Int(edges[(ed >> 1) + 1].shapeFirst)
-                var line = (s0 & ~7) + 8
-                while line < s1 { offgrid_prefetch(inner + line); line += 8 }
+                var line = (s0 & ~15) + 16
+                while line < s1 { offgrid_prefetch(words + line); line += 16 }
             }
             if node < nodeCount { touched ^= nodeFirstEnd[node] ^ UInt32(bitPattern: shapes.nodes[node].latE7) }
         }

@@ -79,7 +79,7 @@ public final class Snapper {
         guard cellFirst.count == rows * columns + 1 else { throw bad("grid has \(cellFirst.count) offsets for \(rows * columns) cells") }
         guard cellEdgeBox.count == cellEdges.count else { throw bad("grid has \(cellEdgeBox.count) boxes for \(cellEdges.count) entries") }
         guard edges.count == edgeCount + 1, edgeDirectionRank.count == 2 * edgeCount,
-              shapes.inner.count == Int(edges[edgeCount].shapeFirst) else { throw bad("edge and shape sections disagree in length") }
+              shapes.words.count == Int(edges[edgeCount].shapeFirst) else { throw bad("edge and shape sections disagree in length") }
     }
 
     /// The snapped location, or nil when no usable road lies within `radiusMeters` (the 5 km
@@ -274,7 +274,7 @@ public final class Snapper {
                 for k in 0..<m {
                     let e = Int(batch[k])
                     let record = edges[e], s0 = Int(record.shapeFirst)
-                    if s0 < shapes.inner.count { touched ^= shapes.inner[s0].latE7 }
+                    if s0 < shapes.words.count { touched ^= Int32(bitPattern: shapes.words[s0]) }
                     touched ^= shapes.nodes[Int(record.from)].latE7 ^ shapes.nodes[Int(record.to)].latE7
                     touched ^= Int32(truncatingIfNeeded: edgeDirectionRank[2 * e])
                 }

@@ -3,13 +3,14 @@
 /// its junctions), one miss per edge instead of one per field in separate arrays.
 ///
 /// The file holds `edgeCount + 1` records: the last is a sentinel whose `shapeFirst` is the
-/// shape point count and whose other fields are 0, so edge e's inner shape points (those
-/// between its end nodes, `EdgeShapes`) are always `records[e].shapeFirst ..< records[e + 1].shapeFirst`.
+/// shape word count and whose other fields are 0, so the words of edge e's inner shape points
+/// (those between its end nodes, `EdgeShapes`) are always `records[e].shapeFirst ..< records[e + 1].shapeFirst`.
 @frozen public struct EdgeRecord: Equatable, Sendable {
     /// End nodes; the shape runs from → to.
     public var from: UInt32
     public var to: UInt32
-    /// The first of the edge's inner shape points (its end nodes are not stored as shape points).
+    /// The first word of the edge's inner shape points (its end nodes are not stored as shape
+    /// points), in the encoding `shapeEncoding` says.
     public var shapeFirst: UInt32
     /// Length along the shape.
     public var lengthCm: UInt32
@@ -22,11 +23,18 @@
     /// `EdgeFlags`.
     public var flags: UInt8
     public var roadClass: UInt8
-    /// Written 0; readers ignore it.
-    public var reserved: UInt16
+    /// How the inner shape points are stored: `offsetShape` or `pointShape`.
+    public var shapeEncoding: UInt16
+
+    /// One word per inner point: its latitude and longitude less the `from` node's, as two i16
+    /// (latitude in the low half), when every inner point lies within ±32,767 × 1e-7° of it.
+    public static let offsetShape: UInt16 = 0
+    /// Two words per inner point: its latitude and longitude, i32 each (`E7Point`).
+    public static let pointShape: UInt16 = 1
 
     public init(from: UInt32, to: UInt32, shapeFirst: UInt32, lengthCm: UInt32, name: UInt32, ref: UInt32,
-                speedForward: UInt16, speedBackward: UInt16, flags: UInt8, roadClass: UInt8) {
+                speedForward: UInt16, speedBackward: UInt16, flags: UInt8, roadClass: UInt8,
+                shapeEncoding: UInt16 = EdgeRecord.offsetShape) {
         self.from = from
         self.to = to
         self.shapeFirst = shapeFirst
@@ -37,12 +45,12 @@
         self.speedBackward = speedBackward
         self.flags = flags
         self.roadClass = roadClass
-        reserved = 0
+        self.shapeEncoding = shapeEncoding
     }
 
     /// The record after the last edge.
-    public static func sentinel(shapePointCount: Int) -> EdgeRecord {
-        EdgeRecord(from: 0, to: 0, shapeFirst: UInt32(shapePointCount), lengthCm: 0, name: 0, ref: 0,
+    public static func sentinel(shapeWordCount: Int) -> EdgeRecord {
+        EdgeRecord(from: 0, to: 0, shapeFirst: UInt32(shapeWordCount), lengthCm: 0, name: 0, ref: 0,
                    speedForward: 0, speedBackward: 0, flags: 0, roadClass: 0)
     }
 
@@ -74,15 +82,14 @@
 }
 
 extension RoadGraph {
-    /// The edges as the graph file stores them, with the sentinel; `innerFirst` from
-    /// `innerShapes()`.
-    func edgeRecords(innerFirst: [UInt32]) -> [EdgeRecord] {
+    /// The edges as the graph file stores them, with the sentinel; `shapes` from `innerShapes()`.
+    func edgeRecords(shapes: InnerShapes) -> [EdgeRecord] {
         var records = (0..<edgeCount).map { e in
-            EdgeRecord(from: edgeFrom[e], to: edgeTo[e], shapeFirst: innerFirst[e], lengthCm: edgeLengthCm[e],
+            EdgeRecord(from: edgeFrom[e], to: edgeTo[e], shapeFirst: shapes.first[e], lengthCm: edgeLengthCm[e],
                        name: edgeName[e], ref: edgeRef[e], speedForward: edgeSpeedForward[e], speedBackward: edgeSpeedBackward[e],
-                       flags: edgeFlags[e], roadClass: edgeRoadClass[e])
+                       flags: edgeFlags[e], roadClass: edgeRoadClass[e], shapeEncoding: shapes.encoding[e])
         }
-        records.append(.sentinel(shapePointCount: Int(innerFirst[edgeCount])))
+        records.append(.sentinel(shapeWordCount: shapes.words.count))
         return records
     }
 }

@@ -126,7 +126,7 @@ public struct GraphBuild {
         w.set(.nodeCount, g.nodeCount)
         w.set(.edgeCount, g.edgeCount)
         let shapes = g.innerShapes()
-        w.set(.shapePointCount, shapes.points.count)
+        w.set(.shapeWordCount, shapes.words.count)
         w.set(.stringCount, g.strings.count)
         w.set(.edgeBasedNodeCount, eb.nodeCount)
         w.set(.chArcCount, ch.head.count)
@@ -143,8 +143,8 @@ public struct GraphBuild {
         let (firstEnd, ends) = g.edgeEnds()
         w.add(.nodeFirstEnd, firstEnd)
         w.add(.nodeEnds, ends)
-        w.add(.edgeRecords, records: g.edgeRecords(innerFirst: shapes.first))
-        w.add(.shapePoints, records: shapes.points)
+        w.add(.edgeRecords, records: g.edgeRecords(shapes: shapes))
+        w.add(.shapeWords, shapes.words)
         var stringOffsets: [UInt32] = [0]
         var stringBytes: [UInt8] = []
         for s in g.strings {

@@ -6,17 +6,19 @@ import ContractionHierarchy
 /// 64-byte aligned offset, so a reader can `mmap` the file and use the arrays in place.
 public enum GraphFileFormat {
     public static let magic: [UInt8] = Array("OGCHGRPH".utf8)
-    /// 6 since 2026-11-29: no weight per rank (readers derive it from the edge record) and
+    /// 7 since 2026-11-29: inner shape points as offsets from the edge's start, one word each,
+    /// where they fit (`EdgeShapes`), so that a larger core table fits.
+    /// (6 since 2026-11-29: no weight per rank (readers derive it from the edge record) and
     /// components only for the ranks outside the main one, so that a larger core table fits.
-    /// (5 since 2026-11-28: the core may be uncontracted, its arcs the graph that remained, not an
+    /// 5 since 2026-11-28: the core may be uncontracted, its arcs the graph that remained, not an
     /// up-down hierarchy, so readers must not search through it but use its table.)
-    public static let version: UInt32 = 6
+    public static let version: UInt32 = 7
     public static let alignment = 64
     public static let sectionEntrySize = 32
 
     /// Scalars stored in the header, in this order, as u64.
     public enum Scalar: Int, CaseIterable {
-        case nodeCount, edgeCount, shapePointCount, stringCount
+        case nodeCount, edgeCount, shapeWordCount, stringCount
         case edgeBasedNodeCount, chArcCount, componentCount
         case gridMinLatE7, gridMinLonE7, gridCellE7, gridColumns, gridRows
         case shortcutCount, gridDegreesMicro
@@ -32,9 +34,10 @@ public enum GraphFileFormat {
         // One `EdgeRecord` (eight u32) per edge, and a sentinel, since 2026-11-27 (until then
         // ids 10-19 held one field each: edgeFrom … edgeRef).
         case edgeRecords = 20
-        // Edges' inner shape points, without their end nodes (`EdgeShapes`), since version 4
-        // (until then every edge's run repeated its end nodes' coordinates).
-        case shapePoints = 32
+        // Edges' inner shape points, without their end nodes, one or two words each
+        // (`EdgeShapes`), since version 7 (until then id 32, shapePoints, held two words for
+        // every point; until version 4 every edge's run repeated its end nodes' coordinates).
+        case shapeWords = 33
         case stringOffsets = 40, stringBytes
         // Edge-based nodes, in contraction-rank order; rankComponentIndex and rankMinorComponent
         // are `RankComponents`. (Until version 5, id 52 held each rank's weight, now derived from

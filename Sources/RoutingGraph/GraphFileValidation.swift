@@ -37,7 +37,7 @@ extension GraphFile {
 
     /// Header counts are plausible ids and agree with every section's length.
     private func checkCounts() throws {
-        let counts: [GraphFileFormat.Scalar] = [.nodeCount, .edgeCount, .shapePointCount, .stringCount,
+        let counts: [GraphFileFormat.Scalar] = [.nodeCount, .edgeCount, .shapeWordCount, .stringCount,
                                                 .edgeBasedNodeCount, .chArcCount, .componentCount, .shortcutCount]
         for c in counts where !(0...Int(Int32.max)).contains(scalar(c)) {
             throw Damage(message: "\(c) is \(scalar(c))")
@@ -47,7 +47,7 @@ extension GraphFile {
         try expect(.nodeControl, n)
         try expect(.nodeFirstEnd, n + 1)
         try expect(.edgeRecords, EdgeRecord.words * (e + 1))
-        try expect(.shapePoints, 2 * scalar(.shapePointCount))
+        try expect(.shapeWords, scalar(.shapeWordCount))
         try expect(.stringOffsets, scalar(.stringCount) + 1)
         try expect(.rankEdgeDirection, r)
         try expect(.rankComponentIndex, FlagWords.count(slots: r))
@@ -78,31 +78,29 @@ extension GraphFile {
         if let i = bad { throw Damage(message: "section \(s) entry \(i) is \(values[i]), not below \(bound)") }
     }
 
-    /// Every point within ±90° latitude and ±180° longitude.
-    private func checkCoordinates(_ s: GraphFileFormat.Section) throws {
-        let points: UnsafeBufferPointer<E7Point> = records(s)
-        let latitudes: ClosedRange<Int32> = -900_000_000...900_000_000, longitudes: ClosedRange<Int32> = -1_800_000_000...1_800_000_000
-        // One pass of minima and maxima (the sections are megabytes), a walk only when it fails.
-        var latLow = Int32.max, latHigh = Int32.min, lonLow = Int32.max, lonHigh = Int32.min
-        for p in points {
-            latLow = min(latLow, p.latE7); latHigh = max(latHigh, p.latE7)
-            lonLow = min(lonLow, p.lonE7); lonHigh = max(lonHigh, p.lonE7)
-        }
-        guard !latitudes.contains(latLow) || !latitudes.contains(latHigh)
-                || !longitudes.contains(lonLow) || !longitudes.contains(lonHigh) else { return }
+    /// Every node within ±90° latitude and ±180° longitude.
+    private func checkNodeCoordinates() throws {
+        let points: UnsafeBufferPointer<E7Point> = records(.nodePoints)
+        // One pass of minima and maxima (the section is megabytes), a walk only when it fails.
+        var bounds = CoordinateBounds()
+        for p in points { bounds.include(p) }
+        guard !bounds.valid else { return }
         for (i, p) in points.enumerated() {
-            if !latitudes.contains(p.latE7) { throw Damage(message: "section \(s) point \(i) is at latitude \(Double(p.latE7) * 1e-7)") }
-            if !longitudes.contains(p.lonE7) { throw Damage(message: "section \(s) point \(i) is at longitude \(Double(p.lonE7) * 1e-7)") }
+            if let problem = CoordinateBounds.problem(p) { throw Damage(message: "section nodePoints point \(i) is at \(problem)") }
         }
     }
 
     /// Every edge's ends and strings below their counts, and its inner shape points (those
-    /// between its end nodes, `EdgeShapes`) a run of zero or more, the runs in order from
-    /// point 0 to the sentinel's count.
+    /// between its end nodes, `EdgeShapes`) a run of zero or more words in a known encoding
+    /// (an even number of them for whole points), the runs in order from word 0 to the
+    /// sentinel's count, and every point they make within ±90° and ±180°.
     private func checkEdges() throws {
-        let n = UInt32(scalar(.nodeCount)), strings = UInt32(scalar(.stringCount)), points = scalar(.shapePointCount)
+        let n = UInt32(scalar(.nodeCount)), strings = UInt32(scalar(.stringCount)), words = scalar(.shapeWordCount)
         let edges = self.edges
         let e = edges.count - 1
+        guard edges[0].shapeFirst == 0 || e == 0, edges[e] == .sentinel(shapeWordCount: words) else {
+            throw Damage(message: "section edgeRecords does not run from shape word 0 to a last record of \(words) words and zeros")
+        }
         for i in 0..<e {
             let r = edges[i]
             if r.from >= n || r.to >= n {
@@ -112,18 +110,29 @@ extension GraphFile {
                 throw Damage(message: "section edgeRecords edge \(i) has name \(r.name) and ref \(r.ref), not below \(strings)")
             }
             if edges[i + 1].shapeFirst < r.shapeFirst {
-                throw Damage(message: "section edgeRecords edge \(i) has inner shape points \(r.shapeFirst) ..< \(edges[i + 1].shapeFirst), a run backwards")
+                throw Damage(message: "section edgeRecords edge \(i) has inner shape words \(r.shapeFirst) ..< \(edges[i + 1].shapeFirst), a run backwards")
+            }
+            let run = edges[i + 1].shapeFirst - r.shapeFirst
+            guard r.shapeEncoding == EdgeRecord.offsetShape || (r.shapeEncoding == EdgeRecord.pointShape && run % 2 == 0) else {
+                throw Damage(message: "section edgeRecords edge \(i) has shape encoding \(r.shapeEncoding) over \(run) words")
             }
         }
-        guard edges[0].shapeFirst == 0 || e == 0, edges[e] == .sentinel(shapePointCount: points) else {
-            throw Damage(message: "section edgeRecords does not run from shape point 0 to a last record of \(points) points and zeros")
+        // The runs are in bounds now, so the points can be read; one pass of minima and maxima,
+        // a walk only when it fails.
+        let shapes = EdgeShapes(self)
+        var bounds = CoordinateBounds()
+        for i in 0..<e { shapes.forEachInner(i) { bounds.include($0) } }
+        guard !bounds.valid else { return }
+        for i in 0..<e {
+            var problem: String?
+            shapes.forEachInner(i) { p in problem = problem ?? CoordinateBounds.problem(p) }
+            if let problem { throw Damage(message: "section shapeWords has an inner point of edge \(i) at \(problem)") }
         }
     }
 
     private func checkNodesAndEdges() throws {
         let n = scalar(.nodeCount), e = scalar(.edgeCount)
-        try checkCoordinates(.nodePoints)
-        try checkCoordinates(.shapePoints)
+        try checkNodeCoordinates()
         try checkEdges()
         try checkOffsets(.stringOffsets, into: .stringBytes)
         // A node's ends are edge directions that really end there (2e: leaves from, 2e+1: reaches to).
@@ -212,4 +221,28 @@ private func firstIndex<T: FixedWidthInteger>(of values: UnsafeBufferPointer<T>,
     }
     if values.isEmpty || (low >= range.lowerBound && high <= range.upperBound) { return nil }
     return values.firstIndex { !range.contains($0) }
+}
+
+/// Minima and maxima of coordinates, for one pass over many points.
+private struct CoordinateBounds {
+    static let latitudes: ClosedRange<Int32> = -900_000_000...900_000_000
+    static let longitudes: ClosedRange<Int32> = -1_800_000_000...1_800_000_000
+    var latLow = Int32.max, latHigh = Int32.min, lonLow = Int32.max, lonHigh = Int32.min
+
+    @inline(__always) mutating func include(_ p: E7Point) {
+        latLow = min(latLow, p.latE7); latHigh = max(latHigh, p.latE7)
+        lonLow = min(lonLow, p.lonE7); lonHigh = max(lonHigh, p.lonE7)
+    }
+
+    /// No point was included, or all lie within ±90° and ±180°.
+    var valid: Bool {
+        latLow > latHigh || (Self.latitudes.contains(latLow) && Self.latitudes.contains(latHigh)
+                             && Self.longitudes.contains(lonLow) && Self.longitudes.contains(lonHigh))
+    }
+
+    static func problem(_ p: E7Point) -> String? {
+        if !latitudes.contains(p.latE7) { return "latitude \(Double(p.latE7) * 1e-7)" }
+        if !longitudes.contains(p.lonE7) { return "longitude \(Double(p.lonE7) * 1e-7)" }
+        return nil
+    }
 }

@@ -101,7 +101,9 @@ final class GraphFileHostileTests: XCTestCase {
             (.chFirstOut, { i, old in i == 5 ? 0xFF_FFFF : old }, "section chFirstOut decreases at entry 5"),
             // Eight u32 per edge record: entry 25 is edge 3's `to`, 26 its first inner shape point.
             (.edgeRecords, { i, old in i == 25 ? 0xFFFF_FFF0 : old }, "section edgeRecords edge 3 joins nodes"),
-            (.edgeRecords, { i, old in i == 26 ? old + 1_000 : old }, "section edgeRecords edge 3 has inner shape points"),
+            (.edgeRecords, { i, old in i == 26 ? old + 1_000 : old }, "section edgeRecords edge 3 has inner shape words"),
+            // Entry 31 is edge 3's flags, road class and (high half) shape encoding.
+            (.edgeRecords, { i, old in i == 31 ? old | 0x0002_0000 : old }, "section edgeRecords edge 3 has shape encoding"),
             (.stringOffsets, { i, old in i == 0 ? 1 : old }, "section stringOffsets does not run from 0"),
             (.chShortcutMiddle, { _, _ in 0x7FFF_FFFF }, "has middle 2147483647, not lower"),
             // chShortcutIndex holds (shortcuts before, flags) per 32 arcs: entry 2 is word 1's count.
@@ -114,7 +116,6 @@ final class GraphFileHostileTests: XCTestCase {
             (.rankMinorComponent, { _, _ in 0xFFFF_FFFF }, "section rankMinorComponent entry 0 is 65535, not in 1 ..< "),
             // Points are (latitude, longitude) pairs: entry 6 is point 3's latitude, 11 point 5's longitude.
             (.nodePoints, { i, old in i == 6 ? 950_000_000 : old }, "section nodePoints point 3 is at latitude 95"),
-            (.shapePoints, { i, old in i == 11 ? UInt32(bitPattern: -1_850_000_000) : old }, "section shapePoints point 5 is at longitude -185"),
             // Entry 14 is edge 1's speeds (forward in the low half), 11 its length: a drivable
             // direction without speed, or too slow over too long a road for an exact weight.
             (.edgeRecords, { i, old in i == 14 ? 0 : old }, "drives edge 1 forward at 0 km/h × 10 over"),
@@ -138,6 +139,50 @@ final class GraphFileHostileTests: XCTestCase {
 
     /// Shortcut weights that disagree with their halves: memory-safe, so the file opens (the check
     /// is too slow for every open), but `verify()` finds it, and path unpacking never crashes on it.
+    /// Inner shape points stored whole (two words each) are read as coordinates: a run of an odd
+    /// number of words, or a point off the globe, is refused.
+    func testShapeWordsStoredAsPointsAreChecked() throws {
+        let (dir, _, _) = try GraphFileTests.sampleGraph()
+        let graph = try westGraph(in: dir)
+        let file = try GraphFile(path: graph)
+        let edges = file.edges
+        func edge(withWords n: UInt32) -> Int? {
+            (0..<(edges.count - 1)).first { edges[$0 + 1].shapeFirst - edges[$0].shapeFirst == n && edges[$0].shapeEncoding == EdgeRecord.offsetShape }
+        }
+        guard let odd = edge(withWords: 1), let even = edge(withWords: 2) else { return XCTFail("no edge with one or two inner points") }
+        let m = try GraphFileMutator(Array(try Data(contentsOf: URL(fileURLWithPath: graph))))
+        // Word 7 of a record holds the shape encoding in its high half.
+        func asPoints(_ e: Int) -> [UInt8] { m.rewriting(.edgeRecords) { i, old in i == 8 * e + 7 ? old | 0x0001_0000 : old } }
+        let first = Int(edges[even].shapeFirst)
+        let offGlobe = try GraphFileMutator(asPoints(even)).rewriting(.shapeWords) { i, old in
+            i == first ? 950_000_000 : i == first + 1 ? 0 : old
+        }
+        let hostile = dir.appendingPathComponent("hostile")
+        try FileManager.default.createDirectory(at: hostile, withIntermediateDirectories: true)
+        for (bytes, expected) in [(asPoints(odd), "section edgeRecords edge \(odd) has shape encoding 1 over 1 words"),
+                                  (offGlobe, "section shapeWords has an inner point of edge \(even) at latitude 95")] {
+            let path = hostile.appendingPathComponent("shape-words.chg").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            XCTAssertThrowsError(try GraphFile(path: path)) { error in
+                XCTAssertTrue(error is InputError, "\(error)")
+                XCTAssertTrue("\(error)".contains(expected), "\(error)")
+                XCTAssertFalse("\(error)".contains("\n"))
+            }
+        }
+        // The same words as a whole point on the globe open, and read back as that point.
+        let onGlobe = try GraphFileMutator(asPoints(even)).rewriting(.shapeWords) { i, old in
+            i == first ? 470_000_000 : i == first + 1 ? 95_000_000 : old
+        }
+        let path = hostile.appendingPathComponent("shape-words-ok.chg").path
+        try Data(onGlobe).write(to: URL(fileURLWithPath: path))
+        let opened = try GraphFile(path: path)
+        withExtendedLifetime(opened) {   // the shapes point into its mapping
+            let shapes = EdgeShapes(opened)
+            XCTAssertEqual(shapes.count(even), 3)
+            XCTAssertEqual(shapes.point(even, 1), E7Point(latE7: 470_000_000, lonE7: 95_000_000))
+        }
+    }
+
     func testShortcutHalvesAreCheckedByVerify() throws {
         let (m, dir) = try mutator(small: true)
         let path = dir.appendingPathComponent("halves.chg").path

@@ -150,17 +150,35 @@ final class GraphFileTests: XCTestCase {
         var g = ChainCompression.compress(RoadGraph(tiles: tiles))
         _ = g.orderBySpace()
         XCTAssertEqual(file.scalar(.edgeCount), g.edgeCount)
-        XCTAssertEqual(file.scalar(.shapePointCount), g.shapeLatE7.count - 2 * g.edgeCount)
         let shapes = EdgeShapes(file)
+        // One word per inner point stored as offsets, two per point stored whole (version 7).
+        let words = (0..<g.edgeCount).reduce(0) { n, e in
+            n + (shapes.count(e) - 2) * (file.edges[e].shapeEncoding == EdgeRecord.offsetShape ? 1 : 2)
+        }
+        XCTAssertEqual(file.scalar(.shapeWordCount), words)
+        // Both encodings are read back below: the sample has edges with points farther than
+        // ±32,767 × 1e-7° from their start (99 of 6,015).
+        let whole = (0..<g.edgeCount).filter { file.edges[$0].shapeEncoding == EdgeRecord.pointShape && shapes.count($0) > 2 }
+        XCTAssertGreaterThan(whole.count, 10)
+        XCTAssertLessThan(whole.count, g.edgeCount / 10)
         var points = 0
         for e in 0..<g.edgeCount {
             let stored = (0..<shapes.count(e)).map { shapes.point(e, $0) }
             let built = (Int(g.shapeFirst[e])..<Int(g.shapeFirst[e + 1])).map { E7Point(latE7: g.shapeLatE7[$0], lonE7: g.shapeLonE7[$0]) }
             guard stored == built else { return XCTFail("edge \(e): \(stored) read back, \(built) built") }
             XCTAssertEqual(shapes.point(e, stored.count - 1, direction: 1), stored[0])
+            for d in 0...1 {
+                let along = d == 0 ? built : built.reversed()
+                var walked: [E7Point] = []
+                shapes.forEachPoint(e, direction: d, skippingFirst: false) { walked.append($0) }
+                guard walked == along else { return XCTFail("edge \(e) direction \(d): \(walked) walked, \(along) built") }
+                let (s0, s1) = shapes.startSegment(e, direction: d), (e0, e1) = shapes.endSegment(e, direction: d)
+                XCTAssertEqual([s0, s1, e0, e1], [along[0], along[1], along[along.count - 2], along[along.count - 1]])
+            }
             points += stored.count
         }
         XCTAssertEqual(points, g.shapeLatE7.count)
+        withExtendedLifetime(file) {}   // the shapes point into its mapping
     }
 
     func testSummaryAndDeterminism() throws {
@@ -191,15 +209,15 @@ final class GraphFileTests: XCTestCase {
         var header = bytes
         header[40] ^= 1
         refuse(header, "header.chg")
-        // A file of the previous version (with a weight and a component section per rank, which
-        // readers no longer look for) is refused with one line saying what to do, before any
-        // section is read.
+        // A file of the previous version (with two words per shape point in a section readers
+        // no longer look for) is refused with one line saying what to do, before any section is
+        // read.
         var older = bytes
-        older[8] = 5
-        let path = dir.appendingPathComponent("version5.chg").path
+        older[8] = 6
+        let path = dir.appendingPathComponent("version6.chg").path
         _ = FileManager.default.createFile(atPath: path, contents: older)
         XCTAssertThrowsError(try GraphFile(path: path)) { error in
-            XCTAssertEqual("\(error)", "\(path) at byte 8: unsupported graph file version 5, not 6 (build it again with route-graph)")
+            XCTAssertEqual("\(error)", "\(path) at byte 8: unsupported graph file version 6, not 7 (build it again with route-graph)")
         }
     }
 
