@@ -1,3 +1,4 @@
+import RoutingGraph
 import ContractionHierarchy
 
 /// Alternative routes by the via-node method (as OSRM's): through an important node v near the
@@ -57,7 +58,7 @@ struct AlternativeRoutes {
     /// cells its edges pass through, widened by one ring.
     func candidateNodes(around leg: LegSearch.Leg) -> [UInt32] {
         let f = data.file
-        let cellFirst: UnsafeBufferPointer<UInt32> = f.array(.gridCellFirst)
+        let gridCells = GridCells(f)
         let cellEdges: UnsafeBufferPointer<UInt32> = f.array(.gridCellEdges)
         let columns = f.scalar(.gridColumns), rows = f.scalar(.gridRows), cell = f.scalar(.gridCellE7)
         let minLat = f.scalar(.gridMinLatE7), minLon = f.scalar(.gridMinLonE7)
@@ -74,7 +75,7 @@ struct AlternativeRoutes {
         let onRoute = Set(leg.ranks)
         var nodes = Set<UInt32>()
         for c in cells {
-            for i in Int(cellFirst[c])..<Int(cellFirst[c + 1]) {
+            for i in gridCells.entries(c) {
                 let e = Int(cellEdges[i])
                 for d in 0..<2 {
                     let r = data.edgeDirectionRank[2 * e + d]

@@ -1,4 +1,5 @@
 import Foundation
+import ContractionHierarchy
 import RoutingGraph
 import TileMath
 import OffgridCore
@@ -33,7 +34,7 @@ public final class Snapper {
 
     public let file: GraphFile
     public let edgeCount: Int
-    let cellFirst: UnsafeBufferPointer<UInt32>
+    let cells: GridCells
     let cellEdges: UnsafeBufferPointer<UInt32>
     let edges: UnsafeBufferPointer<EdgeRecord>
     let edgeDirectionRank: UnsafeBufferPointer<UInt32>
@@ -58,7 +59,7 @@ public final class Snapper {
     public init(file: GraphFile) throws {
         self.file = file
         edgeCount = file.scalar(.edgeCount)
-        cellFirst = file.array(.gridCellFirst)
+        cells = GridCells(file)
         cellEdges = file.array(.gridCellEdges)
         cellEdgeBox = file.array(.gridCellEdgeBox)
         edges = file.edges
@@ -76,7 +77,8 @@ public final class Snapper {
         self.cellE7 = Int64(cellE7)
         func bad(_ what: String) -> InputError { InputError(file: file.path, "snapping: \(what)") }
         guard cellE7 > 0, rows > 0, columns > 0, rows <= Int(Int32.max) / columns else { throw bad("bad grid \(columns) × \(rows) of \(cellE7)") }
-        guard cellFirst.count == rows * columns + 1 else { throw bad("grid has \(cellFirst.count) offsets for \(rows * columns) cells") }
+        guard cells.index.count == FlagWords.count(slots: rows * columns), let total = cells.first.last, Int(total) == cellEdges.count
+        else { throw bad("grid has \(cells.index.count) index words for \(rows * columns) cells") }
         guard cellEdgeBox.count == cellEdges.count else { throw bad("grid has \(cellEdgeBox.count) boxes for \(cellEdges.count) entries") }
         guard edges.count == edgeCount + 1, edgeDirectionRank.count == 2 * edgeCount,
               shapes.words.count == Int(edges[edgeCount].shapeFirst) else { throw bad("edge and shape sections disagree in length") }
@@ -181,7 +183,7 @@ public final class Snapper {
         let stop = min(q.limit, collector.usefulDistance)
         func add(_ r: Int, _ c: Int) {
             let cell = r * columns + c
-            guard cellFirst[cell] != cellFirst[cell + 1] else { return }
+            guard !cells.entries(cell).isEmpty else { return }
             let bound = cellBound(r, c, q, perDegreeLon)
             if bound <= stop { ringScratch.append((bound, cell)) }
         }
@@ -238,7 +240,7 @@ public final class Snapper {
     /// rank loaded side by side so the misses overlap, then tested. The answer does not depend
     /// on the order (hits are ranked by distance, edge, segment).
     private func visit<C: SnapCollector>(cell: Int, _ q: SnapQuery, _ scale: ReachScale, _ collector: inout C) {
-        let first = Int(cellFirst[cell]), end = Int(cellFirst[cell + 1])
+        let entries = cells.entries(cell), first = entries.lowerBound, end = entries.upperBound
         guard first <= end, end <= cellEdges.count else { return }
         if cellScratch.count < end - first {
             cellScratch.deallocate()

@@ -6,13 +6,13 @@ import ContractionHierarchy
 /// 64-byte aligned offset, so a reader can `mmap` the file and use the arrays in place.
 public enum GraphFileFormat {
     public static let magic: [UInt8] = Array("OGCHGRPH".utf8)
-    /// 7 since 2026-11-29: inner shape points as offsets from the edge's start, one word each,
-    /// where they fit (`EdgeShapes`), so that a larger core table fits.
-    /// (6 since 2026-11-29: no weight per rank (readers derive it from the edge record) and
-    /// components only for the ranks outside the main one, so that a larger core table fits.
-    /// 5 since 2026-11-28: the core may be uncontracted, its arcs the graph that remained, not an
+    /// 8 since 2026-11-29: the snapping grid's offsets for the cells with roads only
+    /// (`GridCells`), so that a larger core table fits.
+    /// (7 since 2026-11-29: inner shape points as offsets from the edge's start, one word each,
+    /// where they fit (`EdgeShapes`). 6 since 2026-11-29: no weight per rank (readers derive it
+    /// from the edge record) and components only for the ranks outside the main one. 5 since 2026-11-28: the core may be uncontracted, its arcs the graph that remained, not an
     /// up-down hierarchy, so readers must not search through it but use its table.)
-    public static let version: UInt32 = 7
+    public static let version: UInt32 = 8
     public static let alignment = 64
     public static let sectionEntrySize = 32
 
@@ -55,15 +55,16 @@ public enum GraphFileFormat {
         // it covers is left uncontracted.
         case chCoreDistances = 66
         // Snapping grid; gridCellEdgeBox (since 2026-11-26) holds one `CellEdgeBox` per
-        // gridCellEdges entry.
-        case gridCellFirst = 80, gridCellEdges, gridCellEdgeBox
+        // gridCellEdges entry; gridCellIndex and gridCellFirst (since version 8) are
+        // `GridCells` (until then id 80 held an offset for every cell).
+        case gridCellEdges = 81, gridCellEdgeBox, gridCellIndex, gridCellFirst
 
         public var elementSize: Int {
             switch self {
             case .nodeControl, .stringBytes: return 1
             case .rankMinorComponent, .gridCellEdgeBox: return 2
             case .chCoreDistances: return CHCoreTable.entryBytes
-            case .chShortcutIndex, .rankComponentIndex: return 8
+            case .chShortcutIndex, .rankComponentIndex, .gridCellIndex: return 8
             default: return 4
             }
         }

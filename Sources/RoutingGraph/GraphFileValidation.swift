@@ -200,8 +200,12 @@ extension GraphFile {
               (-900_000_000...900_000_000).contains(scalar(.gridMinLatE7)),
               (-1_800_000_000...1_800_000_000).contains(scalar(.gridMinLonE7))
         else { throw Damage(message: "bad snapping grid \(columns) × \(rows) cells of \(cell) e-7°") }
-        try expect(.gridCellFirst, rows * columns + 1)
+        try expect(.gridCellIndex, FlagWords.count(slots: rows * columns))
         try checkOffsets(.gridCellFirst, into: .gridCellEdges)
+        if let problem = FlagWords.problem(array(.gridCellIndex), slots: rows * columns, values: count(.gridCellFirst) - 1,
+                                           names: ("cell", "cells with roads", "cell offsets")) {
+            throw Damage(message: "section gridCellIndex: \(problem)")
+        }
         try checkBelow(.gridCellEdges, scalar(.edgeCount))
         try expect(.gridCellEdgeBox, count(.gridCellEdges))
         let boxes: UnsafeBufferPointer<UInt16> = array(.gridCellEdgeBox)

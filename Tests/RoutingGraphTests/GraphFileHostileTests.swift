@@ -121,6 +121,9 @@ final class GraphFileHostileTests: XCTestCase {
             (.edgeRecords, { i, old in i == 14 ? 0 : old }, "drives edge 1 forward at 0 km/h × 10 over"),
             (.edgeRecords, { i, old in i == 14 ? 0x0001_0001 : i == 11 ? 0xFFFF_FFFF : old }, "drives edge 1 forward at 1 km/h × 10 over 4294967295 cm"),
             (.gridCellEdges, { i, old in i == 2 ? 0xFFFF_FFF0 : old }, "section gridCellEdges entry 2 is 4294967280, not below"),
+            // gridCellIndex holds (cells with roads before, flags) per 32 cells: entry 0 is word 0's count.
+            (.gridCellIndex, { i, old in i == 0 ? old + 1 : old }, "section gridCellIndex: word 0 counts 1 cells with roads before it, not 0"),
+            (.gridCellFirst, { i, old in i == 1 ? 0xFFFF_FFF0 : old }, "section gridCellFirst decreases at entry 1"),
             // Two u16 boxes per u32: entry 0 gets south side 15 and north side 0.
             (.gridCellEdgeBox, { i, old in i == 0 ? 0x000F_000F : old }, "section gridCellEdgeBox entry 0 has its sides out of order"),
             (.chCoreDistances, { i, old in i == 0 ? 7 : old }, "section chCoreDistances: core distance from rank"),
