@@ -78,7 +78,7 @@ public final class Snapper {
         func bad(_ what: String) -> InputError { InputError(file: file.path, "snapping: \(what)") }
         guard cellE7 > 0, rows > 0, columns > 0, rows <= Int(Int32.max) / columns else { throw bad("bad grid \(columns) × \(rows) of \(cellE7)") }
         guard cells.index.count == FlagWords.count(slots: rows * columns), let total = cells.first.last, Int(total) == cellEdges.count
-        else { throw bad("grid has \(cells.index.count) index words for \(rows * columns) cells") }
+        else { throw bad("grid index (\(cells.index.count) words) and offsets disagree with \(rows * columns) cells of \(cellEdges.count) entries") }
         guard cellEdgeBox.count == cellEdges.count else { throw bad("grid has \(cellEdgeBox.count) boxes for \(cellEdges.count) entries") }
         guard edges.count == edgeCount + 1, edgeDirectionRank.count == 2 * edgeCount,
               shapes.words.count == Int(edges[edgeCount].shapeFirst) else { throw bad("edge and shape sections disagree in length") }
@@ -183,7 +183,7 @@ public final class Snapper {
         let stop = min(q.limit, collector.usefulDistance)
         func add(_ r: Int, _ c: Int) {
             let cell = r * columns + c
-            guard !cells.entries(cell).isEmpty else { return }
+            guard cells.hasEntries(cell) else { return }
             let bound = cellBound(r, c, q, perDegreeLon)
             if bound <= stop { ringScratch.append((bound, cell)) }
         }

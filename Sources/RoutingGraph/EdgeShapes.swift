@@ -140,7 +140,10 @@ extension RoadGraph {
                 for (lat, lon) in offsets { out.words.append(UInt32(UInt16(bitPattern: Int16(lat))) | UInt32(UInt16(bitPattern: Int16(lon))) << 16) }
             } else {
                 out.encoding.append(EdgeRecord.pointShape)
-                for i in inner { out.words += [UInt32(bitPattern: shapeLatE7[i]), UInt32(bitPattern: shapeLonE7[i])] }
+                for i in inner {
+                    out.words.append(UInt32(bitPattern: shapeLatE7[i]))
+                    out.words.append(UInt32(bitPattern: shapeLonE7[i]))
+                }
             }
         }
         out.first.append(UInt32(out.words.count))

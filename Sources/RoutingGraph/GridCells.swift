@@ -21,10 +21,13 @@ public struct GridCells {
         self.first = first
     }
 
+    /// Whether cell `cell` (below rows × columns) lists any edge.
+    @inline(__always) public func hasEntries(_ cell: Int) -> Bool { FlagWords.isFlagged(index, cell) }
+
     /// The entries of cell `cell` (below rows × columns) in gridCellEdges: none for a cell
     /// without roads.
     @inline(__always) public func entries(_ cell: Int) -> Range<Int> {
-        guard FlagWords.isFlagged(index, cell) else { return 0..<0 }
+        guard hasEntries(cell) else { return 0..<0 }
         let k = FlagWords.flagged(index, before: cell)
         return Int(first[k])..<Int(first[k + 1])
     }
