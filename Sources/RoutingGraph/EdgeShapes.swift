@@ -78,12 +78,12 @@ public struct EdgeShapes {
     /// Edge e's points in travel direction d, each passed to `body`; the first left out when
     /// `skippingFirst`. One pass: no per-point test for which end it is.
     @inlinable @inline(__always) public func forEachPoint(_ e: Int, direction d: Int, skippingFirst: Bool, _ body: (E7Point) -> Void) {
-        let record = edges[e], inner = 0..<(count(e) - 2)
+        let record = edges[e]
         if !skippingFirst { body(node(Int(d == 0 ? record.from : record.to))) }
         if d == 0 {
-            for j in inner { body(self.inner(record, j)) }
+            forEachInner(e, body)
         } else {
-            for j in inner.reversed() { body(self.inner(record, j)) }
+            for j in (0..<(count(e) - 2)).reversed() { body(inner(record, j)) }
         }
         body(node(Int(d == 0 ? record.to : record.from)))
     }
