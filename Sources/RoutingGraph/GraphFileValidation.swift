@@ -197,8 +197,8 @@ extension GraphFile {
     private func checkGrid() throws {
         let rows = scalar(.gridRows), columns = scalar(.gridColumns), cell = scalar(.gridCellE7)
         guard (1...3_600_000_000).contains(cell), rows >= 1, columns >= 1, rows <= Int(Int32.max) / columns,
-              (-900_000_000...900_000_000).contains(scalar(.gridMinLatE7)),
-              (-1_800_000_000...1_800_000_000).contains(scalar(.gridMinLonE7))
+              CoordinateBounds.latitudes.contains(Int32(clamping: scalar(.gridMinLatE7))),
+              CoordinateBounds.longitudes.contains(Int32(clamping: scalar(.gridMinLonE7)))
         else { throw Damage(message: "bad snapping grid \(columns) × \(rows) cells of \(cell) e-7°") }
         try expect(.gridCellIndex, FlagWords.count(slots: rows * columns))
         try checkOffsets(.gridCellFirst, into: .gridCellEdges)
