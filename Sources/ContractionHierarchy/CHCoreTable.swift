@@ -57,15 +57,15 @@ public struct CHCoreTable: @unchecked Sendable {
     }
 
     /// The core size route-graph writes for a hierarchy of `nodeCount` ranks: the table takes at
-    /// most 36.3 bytes per rank (√(36.3 / 3 × ranks), down to a multiple of 64; none below 339
+    /// most 38.4 bytes per rank (√(38.4 / 3 × ranks), down to a multiple of 64; none up to 320
     /// ranks) and at most 8,192 ranks (192 MiB). Larger cores save more search but cost size² × 3
-    /// bytes. At ~5 M OSM nodes (2.3 M ranks) it is 5,248 ranks, which keep the file under 60
-    /// bytes per node since graph file version 7 stores most shape points in one word and version
-    /// 8 offsets for the grid cells with roads only (4,672 at 28.5 bytes per rank in version 6,
-    /// 4,096 at 22 before, 3,200 before version 4); at ~1 M (464 k ranks) 2,368, and a small
-    /// extract's table stays small next to its graph.
+    /// bytes. At ~5 M OSM nodes (2.3 M ranks) it is 5,440 ranks, which keep the file under 60
+    /// bytes per node since graph file version 9 stores shortcut middles in three bytes (5,248 at
+    /// 36.3 bytes per rank in version 8, 4,672 at 28.5 in version 6, 4,096 at 22 before, 3,200
+    /// before version 4); at ~1 M (464 k ranks) 2,432, and a small extract's table stays small
+    /// next to its graph.
     public static func defaultSize(nodeCount: Int) -> Int {
-        min(8192, Int((36.3 / 3.0 * Double(max(0, nodeCount))).squareRoot()) / 64 * 64)
+        min(8192, Int((38.4 / 3.0 * Double(max(0, nodeCount))).squareRoot()) / 64 * 64)
     }
 
     /// The largest core `build` makes: 16,384 ranks take 768 MiB.

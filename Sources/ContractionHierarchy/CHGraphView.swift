@@ -108,7 +108,7 @@ public struct CHGraphView: @unchecked Sendable {
                 if group < previousGroup { return "arc \(a) of rank \(r) is out of direction order" }
                 previousGroup = group
                 guard middle.isShortcut(a) else { continue }
-                let m = middle.shortcutMiddle[nextShortcut]
+                let m = middle.shortcutMiddle(nextShortcut)
                 nextShortcut += 1
                 if m >= UInt32(r) { return "arc \(a) of rank \(r) has middle \(m), not lower" }
                 if !shortcutHalves { continue }
@@ -159,13 +159,13 @@ public struct CHGraphView: @unchecked Sendable {
             offgrid_prefetch(index + max(first, end - 1) >> 5)
         }
         // The middles of the middle's shortcut arcs, first and last.
-        guard let shortcutMiddles = self.middle.shortcutMiddle.baseAddress else { return }
+        guard self.middle.shortcutCount > 0 else { return }
         let arcCount = self.arcs.count
         for i in 0..<count {
             let m = middle(i)
             let first = min(Int(firstOut[m]), arcCount - 1), last = min(max(first, Int(firstOut[m + 1]) - 1), arcCount - 1)
-            offgrid_prefetch(shortcutMiddles + self.middle.firstShortcut(atOrAfter: first))
-            offgrid_prefetch(shortcutMiddles + self.middle.firstShortcut(atOrAfter: last))
+            offgrid_prefetch(self.middle.address(ofShortcut: self.middle.firstShortcut(atOrAfter: first)))
+            offgrid_prefetch(self.middle.address(ofShortcut: self.middle.firstShortcut(atOrAfter: last)))
         }
     }
 
@@ -199,7 +199,7 @@ public final class CHGraphStorage: @unchecked Sendable {
     private let firstOut: UnsafeMutableBufferPointer<UInt32>
     private let arcs: UnsafeMutableBufferPointer<CHArc>
     private let middleIndex: UnsafeMutableBufferPointer<UInt64>
-    private let shortcutMiddle: UnsafeMutableBufferPointer<UInt32>
+    private let middles: UnsafeMutableRawBufferPointer
     private let coreEntries: UnsafeMutableRawBufferPointer
 
     /// With `coreSize` > 0, distance queries use a table of the top `coreSize` ranks; a graph
@@ -215,27 +215,32 @@ public final class CHGraphStorage: @unchecked Sendable {
         firstOut = copy(graph.firstOut)
         arcs = copy(layout.arcs)
         middleIndex = copy(layout.middleIndex)
-        shortcutMiddle = copy(layout.shortcutMiddle)
+        // Packed entries, the middles and the core table's, are read as the four bytes ending
+        // with each: kept one byte after the start of their block.
+        func afterOneByte(_ bytes: [UInt8]) -> UnsafeMutableRawBufferPointer {
+            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 + bytes.count, alignment: 8)
+            block.initializeMemory(as: UInt8.self, repeating: 0)
+            UnsafeMutableRawBufferPointer(rebasing: block[1...]).copyBytes(from: bytes)
+            return block
+        }
+        let middleBytes = CHShortcutMiddles.middleBytes(rankCount: graph.nodeCount)
+        middles = afterOneByte(CHShortcutMiddles.pack(layout.shortcutMiddle, middleBytes: middleBytes))
         let middle = CHShortcutMiddles(arcCount: layout.arcs.count, index: UnsafeBufferPointer(middleIndex),
-                                       shortcutMiddle: UnsafeBufferPointer(shortcutMiddle))
+                                       middles: UnsafeRawBufferPointer(rebasing: middles[1...]), middleBytes: middleBytes)
         let plain = CHGraphView(nodeCount: graph.nodeCount, firstOut: UnsafeBufferPointer(firstOut),
                                 arcs: UnsafeBufferPointer(arcs), middle: middle)
-        // One byte before the entries, as `CHCoreTable` reads four bytes ending with each entry.
         let table = CHCoreTable.build(plain, size: coreSize, threads: 1)
         precondition(!table.isEmpty || graph.uncontractedCore == 0, "an uncontracted core's distances do not fit a core table")
-        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 + table.count, alignment: 8)
-        block.initializeMemory(as: UInt8.self, repeating: 0)
-        UnsafeMutableRawBufferPointer(rebasing: block[1...]).copyBytes(from: table)
-        coreEntries = block
+        coreEntries = afterOneByte(table)
         view = CHGraphView(nodeCount: graph.nodeCount, firstOut: plain.firstOut, arcs: plain.arcs, middle: plain.middle,
-                           core: CHCoreTable(nodeCount: graph.nodeCount, entries: UnsafeRawBufferPointer(rebasing: block[1...])))
+                           core: CHCoreTable(nodeCount: graph.nodeCount, entries: UnsafeRawBufferPointer(rebasing: coreEntries[1...])))
     }
 
     deinit {
         firstOut.baseAddress?.deallocate()
         arcs.baseAddress?.deallocate()
         middleIndex.baseAddress?.deallocate()
-        shortcutMiddle.baseAddress?.deallocate()
+        middles.deallocate()
         coreEntries.deallocate()
     }
 }

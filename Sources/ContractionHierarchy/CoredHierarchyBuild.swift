@@ -33,7 +33,8 @@ extension ContractionHierarchyBuilder {
             let layout = graph.searchLayout()
             let table = graph.firstOut.withUnsafeBufferPointer { firstOut in
                 layout.arcs.withUnsafeBufferPointer { arcs in
-                    CHShortcutMiddles.with(arcCount: arcs.count, index: layout.middleIndex, shortcutMiddle: layout.shortcutMiddle) { middle in
+                    CHShortcutMiddles.with(arcCount: arcs.count, index: layout.middleIndex, shortcutMiddle: layout.shortcutMiddle,
+                                           rankCount: graph.nodeCount) { middle in
                         let view = CHGraphView(nodeCount: graph.nodeCount, firstOut: firstOut, arcs: arcs, middle: middle)
                         return CHCoreTable.build(view, size: coreSize, threads: options.threads)
                     }

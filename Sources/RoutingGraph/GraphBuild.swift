@@ -161,7 +161,7 @@ public struct GraphBuild {
         w.add(.chFirstOut, ch.firstOut)
         w.add(.chArcs, records: cored.arcs)
         w.add(.chShortcutIndex, cored.middleIndex)
-        w.add(.chShortcutMiddle, cored.shortcutMiddle)
+        w.addShortcutMiddles(cored.shortcutMiddle, rankCount: ch.nodeCount)
         w.add(.chCoreDistances, bytes: core)
         let cells = GridCells.compact(grid.cellFirst)
         w.add(.gridCellIndex, cells.index)

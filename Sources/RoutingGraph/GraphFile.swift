@@ -76,7 +76,8 @@ public final class GraphFile {
                     throw InputError(file: path, offset: r.offset, "section \(id) lies outside the file")
                 }
                 if let known = GraphFileFormat.Section(rawValue: id) {
-                    guard known.elementSize == elementSize, length % elementSize == 0 else {
+                    let expected = known.elementSize(rankCount: Int(truncatingIfNeeded: scalars[GraphFileFormat.Scalar.edgeBasedNodeCount.rawValue]))
+                    guard expected == elementSize, length % elementSize == 0 else {
                         throw InputError(file: path, offset: r.offset, "section \(known) has element size \(elementSize)")
                     }
                 }
@@ -113,7 +114,8 @@ public final class GraphFile {
         let nodeCount = scalar(.edgeBasedNodeCount)
         return CHGraphView(nodeCount: nodeCount, firstOut: array(.chFirstOut), arcs: arcs,
                            middle: CHShortcutMiddles(arcCount: arcs.count, index: array(.chShortcutIndex),
-                                                     shortcutMiddle: array(.chShortcutMiddle)),
+                                                     middles: UnsafeRawBufferPointer(array(.chShortcutMiddle, as: UInt8.self)),
+                                                     middleBytes: CHShortcutMiddles.middleBytes(rankCount: nodeCount)),
                            core: CHCoreTable(nodeCount: nodeCount, entries: UnsafeRawBufferPointer(array(.chCoreDistances, as: UInt8.self))))
     }
 

@@ -6,13 +6,14 @@ import ContractionHierarchy
 /// 64-byte aligned offset, so a reader can `mmap` the file and use the arrays in place.
 public enum GraphFileFormat {
     public static let magic: [UInt8] = Array("OGCHGRPH".utf8)
-    /// 8 since 2026-11-29: the snapping grid's offsets for the cells with roads only
-    /// (`GridCells`), so that a larger core table fits.
-    /// (7 since 2026-11-29: inner shape points as offsets from the edge's start, one word each,
+    /// 9 since 2026-11-29: shortcut middles in three bytes each where every rank fits
+    /// (`CHShortcutMiddles.middleBytes`), so that a larger core table fits.
+    /// (8 since 2026-11-29: the snapping grid's offsets for the cells with roads only
+    /// (`GridCells`). 7 since 2026-11-29: inner shape points as offsets from the edge's start, one word each,
     /// where they fit (`EdgeShapes`). 6 since 2026-11-29: no weight per rank (readers derive it
     /// from the edge record) and components only for the ranks outside the main one. 5 since 2026-11-28: the core may be uncontracted, its arcs the graph that remained, not an
     /// up-down hierarchy, so readers must not search through it but use its table.)
-    public static let version: UInt32 = 8
+    public static let version: UInt32 = 9
     public static let alignment = 64
     public static let sectionEntrySize = 32
 
@@ -46,7 +47,8 @@ public enum GraphFileFormat {
         case rankEdgeDirection = 50, componentSizes = 54, rankComponentIndex = 55, rankMinorComponent
         // The contraction hierarchy's upward graph (ranks), in the search layout of
         // `CHGraphView`: chArcs holds one `CHArc` (two u32) per arc; chShortcutIndex and
-        // chShortcutMiddle (since 2026-11-27) are `CHShortcutMiddles`. (Version 1 had separate
+        // chShortcutMiddle (since 2026-11-27; three bytes a middle since version 9 where every
+        // rank fits) are `CHShortcutMiddles`. (Version 1 had separate
         // head, weight and direction sections, ids 61, 62 and 64; until 2026-11-27 section 63,
         // chMiddle, held a middle per arc.)
         case chFirstOut = 60, chArcs = 65, chShortcutIndex = 67, chShortcutMiddle = 68
@@ -59,7 +61,15 @@ public enum GraphFileFormat {
         // `GridCells` (until then id 80 held an offset for every cell).
         case gridCellEdges = 81, gridCellEdgeBox, gridCellIndex, gridCellFirst
 
-        public var elementSize: Int {
+        /// Bytes per element in a file of `rankCount` ranks: `fixedElementSize`, but for
+        /// chShortcutMiddle, whose middles take three bytes up to 2^24 ranks and four above
+        /// (`CHShortcutMiddles.middleBytes`; four in every file until version 9).
+        public func elementSize(rankCount: Int) -> Int {
+            self == .chShortcutMiddle ? CHShortcutMiddles.middleBytes(rankCount: rankCount) : fixedElementSize
+        }
+
+        /// Bytes per element of every section but chShortcutMiddle (see `elementSize(rankCount:)`).
+        public var fixedElementSize: Int {
             switch self {
             case .nodeControl, .stringBytes: return 1
             case .rankMinorComponent, .gridCellEdgeBox: return 2

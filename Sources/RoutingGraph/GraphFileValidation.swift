@@ -28,7 +28,7 @@ extension GraphFile {
     }
 
     private func count(_ s: GraphFileFormat.Section) -> Int {
-        array(s, as: UInt8.self).count / s.elementSize
+        array(s, as: UInt8.self).count / s.elementSize(rankCount: scalar(.edgeBasedNodeCount))
     }
 
     private func expect(_ s: GraphFileFormat.Section, _ n: Int) throws {

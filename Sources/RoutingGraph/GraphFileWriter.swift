@@ -1,3 +1,4 @@
+import ContractionHierarchy
 import OffgridCore
 
 /// Writes a graph file: header, section table, aligned sections (atomically, via a temp name).
@@ -6,7 +7,7 @@ public struct GraphFileWriter {
     public var profileName: String
     public var profileHash: String
     public var scalars = [UInt64](repeating: 0, count: GraphFileFormat.Scalar.allCases.count)
-    private var sections: [(GraphFileFormat.Section, [UInt8])] = []
+    private var sections: [(section: GraphFileFormat.Section, elementSize: Int, bytes: [UInt8])] = []
 
     public init(dataVersion: String, profileName: String, profileHash: String) {
         self.dataVersion = dataVersion
@@ -18,23 +19,32 @@ public struct GraphFileWriter {
 
     /// Adds an array section; elements are written in the machine's (little-endian) order.
     public mutating func add<T: FixedWidthInteger>(_ section: GraphFileFormat.Section, _ values: [T]) {
-        precondition(MemoryLayout<T>.size == section.elementSize, "\(section) holds \(section.elementSize)-byte elements")
+        precondition(section != .chShortcutMiddle && MemoryLayout<T>.size == section.fixedElementSize,
+                     "\(section) holds \(section.fixedElementSize)-byte elements")
         let bytes = values.withUnsafeBytes { Array($0) }
-        sections.append((section, bytes))
+        sections.append((section, section.fixedElementSize, bytes))
     }
 
     /// A section of packed entries (`chCoreDistances`), already in file order.
     public mutating func add(_ section: GraphFileFormat.Section, bytes: [UInt8]) {
-        precondition(bytes.count % section.elementSize == 0, "\(section) holds \(section.elementSize)-byte elements")
-        sections.append((section, bytes))
+        precondition(section != .chShortcutMiddle && bytes.count % section.fixedElementSize == 0,
+                     "\(section) holds \(section.fixedElementSize)-byte elements")
+        sections.append((section, section.fixedElementSize, bytes))
     }
 
     /// Records of plain words without padding (`CHArc`, `EdgeRecord`) as a section of their
     /// words, as `GraphFile.records` reads them back.
     public mutating func add<Record>(_ section: GraphFileFormat.Section, records: [Record]) {
-        precondition(MemoryLayout<Record>.size == MemoryLayout<Record>.stride && MemoryLayout<Record>.stride % section.elementSize == 0,
-                     "\(section) holds records of \(section.elementSize)-byte words")
-        sections.append((section, records.withUnsafeBytes { Array($0) }))
+        precondition(MemoryLayout<Record>.size == MemoryLayout<Record>.stride && MemoryLayout<Record>.stride % section.fixedElementSize == 0,
+                     "\(section) holds records of \(section.fixedElementSize)-byte words")
+        sections.append((section, section.fixedElementSize, records.withUnsafeBytes { Array($0) }))
+    }
+
+    /// The shortcut middles of a hierarchy of `rankCount` ranks, packed as `CHShortcutMiddles`
+    /// reads them (three bytes each up to 2^24 ranks).
+    public mutating func addShortcutMiddles(_ middles: [UInt32], rankCount: Int) {
+        let width = CHShortcutMiddles.middleBytes(rankCount: rankCount)
+        sections.append((.chShortcutMiddle, width, CHShortcutMiddles.pack(middles, middleBytes: width)))
     }
 
     public func encodeHeader() -> (header: [UInt8], offsets: [Int], total: Int) {
@@ -54,16 +64,16 @@ public struct GraphFileWriter {
         w.pad(to: GraphFileFormat.alignment)
         var offsets: [Int] = []
         var offset = w.count
-        for (_, bytes) in sections {
+        for (_, _, bytes) in sections {
             offsets.append(offset)
             offset += bytes.count
             offset = (offset + GraphFileFormat.alignment - 1) / GraphFileFormat.alignment * GraphFileFormat.alignment
         }
         var header = w
-        for (i, (section, bytes)) in sections.enumerated() {
+        for (i, (section, elementSize, bytes)) in sections.enumerated() {
             let at = tableStart + i * GraphFileFormat.sectionEntrySize
             header.patchU32(at: at, section.rawValue)
-            header.patchU32(at: at + 4, UInt32(section.elementSize))
+            header.patchU32(at: at + 4, UInt32(elementSize))
             header.patchU64(at: at + 8, UInt64(offsets[i]))
             header.patchU64(at: at + 16, UInt64(bytes.count))
             header.patchU32(at: at + 24, CRC32.checksum(bytes))
@@ -82,7 +92,7 @@ public struct GraphFileWriter {
         var out = HugePageChunks(file)
         try out.append(header)
         var position = header.count
-        for (i, (_, bytes)) in sections.enumerated() {
+        for (i, (_, _, bytes)) in sections.enumerated() {
             if offsets[i] > position { try out.append([UInt8](repeating: 0, count: offsets[i] - position)) }
             try out.append(bytes)
             position = offsets[i] + bytes.count

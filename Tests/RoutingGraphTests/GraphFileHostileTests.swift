@@ -105,7 +105,8 @@ final class GraphFileHostileTests: XCTestCase {
             // Entry 31 is edge 3's flags, road class and (high half) shape encoding.
             (.edgeRecords, { i, old in i == 31 ? old | 0x0002_0000 : old }, "section edgeRecords edge 3 has shape encoding"),
             (.stringOffsets, { i, old in i == 0 ? 1 : old }, "section stringOffsets does not run from 0"),
-            (.chShortcutMiddle, { _, _ in 0x7FFF_FFFF }, "has middle 2147483647, not lower"),
+            // Three bytes a middle in a file of fewer than 2^24 ranks: the largest is 2^24 − 1.
+            (.chShortcutMiddle, { _, _ in 0x7FFF_FFFF }, "has middle 16777215, not lower"),
             // chShortcutIndex holds (shortcuts before, flags) per 32 arcs: entry 2 is word 1's count.
             (.chShortcutIndex, { i, old in i == 2 ? old + 1 : old }, "hierarchy: shortcut middles: word 1 counts"),
             // rankComponentIndex holds (ranks outside the main component before, flags) per 32
@@ -135,6 +136,21 @@ final class GraphFileHostileTests: XCTestCase {
                 XCTAssertTrue(error is InputError, "\(error)")
                 XCTAssertTrue("\(error)".contains("damaged graph file: "), "\(error)")
                 XCTAssertTrue("\(error)".contains(expected), "\(error)")
+                XCTAssertFalse("\(error)".contains("\n"))
+            }
+        }
+    }
+
+    /// Shortcut middles take three bytes in a file of at most 2^24 ranks and four above: a section
+    /// table that says otherwise is refused with one line, before any middle is read.
+    func testShortcutMiddlesOfAnotherWidthAreRefused() throws {
+        let (m, dir) = try mutator(small: true)
+        XCTAssertEqual(m.sections.first { $0.id == GraphFileFormat.Section.chShortcutMiddle.rawValue }?.elementSize, 3)
+        for size in [4, 1, 0] {
+            let path = dir.appendingPathComponent("middles-\(size).chg").path
+            try Data(m.declaring(.chShortcutMiddle, elementSize: size)).write(to: URL(fileURLWithPath: path))
+            XCTAssertThrowsError(try GraphFile(path: path)) { error in
+                XCTAssertTrue("\(error)".hasSuffix("section chShortcutMiddle has element size \(size)"), "\(error)")
                 XCTAssertFalse("\(error)".contains("\n"))
             }
         }

@@ -95,14 +95,24 @@ struct GraphFileMutator {
     func rewriting(_ section: GraphFileFormat.Section, _ value: (Int, UInt32) -> UInt32) -> [UInt8] {
         var b = original
         let s = sections.first { $0.id == section.rawValue }!
-        // u32 words, or the core table's 3-byte entries (read into the low bytes of a u32).
-        let width = section.elementSize == CHCoreTable.entryBytes ? CHCoreTable.entryBytes : 4
+        // u32 words, or 3-byte entries (the core table's, shortcut middles) read into the low
+        // bytes of a u32.
+        let width = s.elementSize == 3 ? 3 : 4
         for (i, at) in stride(from: s.offset, to: s.offset + s.length, by: width).enumerated() {
             var old: UInt32 = 0
             for k in 0..<width { old |= UInt32(b[at + k]) << (8 * k) }
             withUnsafeBytes(of: value(i, old).littleEndian) { for k in 0..<width { b[at + k] = $0[k] } }
         }
         reseal(&b, s)
+        return b
+    }
+
+    /// A copy whose section table gives section `id` the element size `size`, resealed.
+    func declaring(_ section: GraphFileFormat.Section, elementSize size: Int) -> [UInt8] {
+        var b = original
+        let s = sections.first { $0.id == section.rawValue }!
+        withUnsafeBytes(of: UInt32(size).littleEndian) { for k in 0..<4 { b[s.tableEntry + 4 + k] = $0[k] } }
+        patchHeaderCRC(&b)
         return b
     }
 

@@ -209,15 +209,14 @@ final class GraphFileTests: XCTestCase {
         var header = bytes
         header[40] ^= 1
         refuse(header, "header.chg")
-        // A file of the previous version (with an offset for every grid cell in a section
-        // readers no longer look for) is refused with one line saying what to do, before any
-        // section is read.
+        // A file of the previous version (with four bytes to every shortcut middle) is refused
+        // with one line saying what to do, before any section is read.
         var older = bytes
-        older[8] = 7
-        let path = dir.appendingPathComponent("version7.chg").path
+        older[8] = 8
+        let path = dir.appendingPathComponent("version8.chg").path
         _ = FileManager.default.createFile(atPath: path, contents: older)
         XCTAssertThrowsError(try GraphFile(path: path)) { error in
-            XCTAssertEqual("\(error)", "\(path) at byte 8: unsupported graph file version 7, not 8 (build it again with route-graph)")
+            XCTAssertEqual("\(error)", "\(path) at byte 8: unsupported graph file version 8, not 9 (build it again with route-graph)")
         }
     }
 
