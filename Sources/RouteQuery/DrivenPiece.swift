@@ -120,28 +120,6 @@ extension RoutingData {
         return shapeBearing(i, j, at: junction)
     }
 
-    /// True when the turn from edge a (driven in direction da) onto edge b (in db) is surely
-    /// smaller, either way, than the angle whose cosine is `cosine` (0° to 90°), judged in a
-    /// local plane from the arriving and leaving segments, without the spherical bearings.
-    /// False when unsure: the estimate is used only with segments under 0.05° in both axes
-    /// below 75° of latitude, where it is within 0.2° of the bearings' difference; callers keep
-    /// a margin of a degree or more below their bar.
-    func turnSurelyBelow(cosine: Double, arriving a: Int, _ da: Int, leaving b: Int, _ db: Int) -> Bool {
-        let (a0, a1) = arrivingSegment(a, da), (b0, b1) = leavingSegment(b, db)
-        let limit: Int32 = 500_000, polar: Int32 = 750_000_000  // 0.05° and 75° in 1e-7 degrees
-        let latA = a1.latE7
-        guard abs(latA) < polar else { return false }
-        let naI = Int64(a1.latE7) - Int64(a0.latE7), eaI = Int64(a1.lonE7) - Int64(a0.lonE7)
-        let nbI = Int64(b1.latE7) - Int64(b0.latE7), ebI = Int64(b1.lonE7) - Int64(b0.lonE7)
-        guard abs(naI) < limit, abs(eaI) < limit, abs(nbI) < limit, abs(ebI) < limit,
-              naI != 0 || eaI != 0, nbI != 0 || ebI != 0 else { return false }
-        let k = planarCosine(Double(latA) / 1e7 * .pi / 180)
-        let na = Double(naI), ea = Double(eaI) * k, nb = Double(nbI), eb = Double(ebI) * k
-        let dot = na * nb + ea * eb
-        guard dot > 0 else { return false }
-        return dot * dot > cosine * cosine * (na * na + ea * ea) * (nb * nb + eb * eb)
-    }
-
     /// The latitude of the junction where edge e driven in direction d arrives (its shape's last
     /// point that way), with its sine and cosine: the one end all bearings at the junction share.
     func junctionLatitude(arriving e: Int, _ d: Int) -> JunctionLatitude {
@@ -160,6 +138,39 @@ extension RoutingData {
 
     /// The node reached at the end of edge e driven in direction d.
     func endNode(_ e: Int, _ d: Int) -> Int { Int(d == 0 ? edges[e].to : edges[e].from) }
+}
+
+extension LegPoints {
+    /// True when the turn at point `j` from the segment arriving there (points j − 1 → j) onto
+    /// the one leaving it (j → j + 1) is surely smaller, either way, than the angle whose
+    /// cosine is `cosine` (0° to 90°), judged in a local plane, without the spherical bearings.
+    /// False when unsure: the estimate is used only with segments under 0.05° in both axes
+    /// below 75° of latitude, where it is within 0.2° of the bearings' difference; callers keep
+    /// a margin of a degree or more below their bar. Segments under 1e-6° in both axes (~0.1 m,
+    /// a cut end's piece) are left to the bearings too: there the points' rounding (~1e-14°)
+    /// could turn them.
+    ///
+    /// On the leg's points, not the edges' shapes: a junction's segments are its pieces' end
+    /// segments (a cut end lies on its shape segment), already decoded; decoding the four shape
+    /// points again was most of this test's cost.
+    func turnSurelyBelow(cosine: Double, at j: Int) -> Bool {
+        lat.withUnsafeBufferPointer { lat in
+            lon.withUnsafeBufferPointer { lon in
+                let latJ = lat[j]
+                guard j >= 1, j + 1 < lat.count, abs(latJ) < 75 else { return false }
+                let na = latJ - lat[j - 1], eaDegrees = lon[j] - lon[j - 1]
+                let nb = lat[j + 1] - latJ, ebDegrees = lon[j + 1] - lon[j]
+                let limit = 0.05, shortest = 1e-6
+                guard abs(na) < limit, abs(eaDegrees) < limit, abs(nb) < limit, abs(ebDegrees) < limit,
+                      max(abs(na), abs(eaDegrees)) >= shortest, max(abs(nb), abs(ebDegrees)) >= shortest else { return false }
+                let k = planarCosine(latJ * .pi / 180)
+                let ea = eaDegrees * k, eb = ebDegrees * k
+                let dot = na * nb + ea * eb
+                guard dot > 0 else { return false }
+                return dot * dot > cosine * cosine * (na * na + ea * ea) * (nb * nb + eb * eb)
+            }
+        }
+    }
 }
 
 /// cos(x) for |x| ≤ 1.31 (75°), to within 1e-9: `turnSurelyBelow`'s east scale needs no more

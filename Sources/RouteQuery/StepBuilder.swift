@@ -36,7 +36,7 @@ struct StepBuilder {
 
     func steps(_ pieces: [DrivenPiece], points: LegPoints, arriveLocation: (lon: Double, lat: Double)) -> [RouteStep] {
         guard let first = pieces.first else { return [] }
-        let junctions = (1..<pieces.count).map { junction(from: pieces[$0 - 1], to: pieces[$0]) }
+        let junctions = (1..<pieces.count).map { junction(from: pieces[$0 - 1], to: pieces[$0], points: points) }
         prefetchRoads(at: junctions)
         // The step being driven is the last one, built in place (a step is ~200 bytes); there is
         // at most one per junction that is not quiet, besides departure and arrival.

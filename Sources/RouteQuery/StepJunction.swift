@@ -21,7 +21,7 @@ struct StepJunction {
 }
 
 extension StepBuilder {
-    func junction(from a: DrivenPiece, to b: DrivenPiece) -> StepJunction {
+    func junction(from a: DrivenPiece, to b: DrivenPiece, points: LegPoints) -> StepJunction {
         let node = data.endNode(a.edge, a.direction)
         let roads = Int(data.nodeFirstEnd[node + 1] - data.nodeFirstEnd[node])
         let ea = data.edges[a.edge], eb = data.edges[b.edge]
@@ -39,8 +39,7 @@ extension StepBuilder {
         // below a `continueAngle` turn, which a planar estimate settles for most junctions
         // without trigonometry (only the doubtful ones are measured).
         let isQuiet = sameRoad && !toRoundabout && !inRoundabout && !ramp
-            && (roads <= 2 || data.turnSurelyBelow(cosine: Self.surelyNoContinueCosine, arriving: a.edge, a.direction,
-                                                   leaving: b.edge, b.direction))
+            && (roads <= 2 || points.turnSurelyBelow(cosine: Self.surelyNoContinueCosine, at: b.points.lowerBound))
         return StepJunction(node: node, roads: roads, inRoundabout: inRoundabout, toRoundabout: toRoundabout, sameRoad: sameRoad,
                             classA: classA, classB: classB, isQuiet: isQuiet)
     }

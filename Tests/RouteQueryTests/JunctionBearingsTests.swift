@@ -1,4 +1,5 @@
 @testable import RouteQuery
+import RoutingGraph
 import TileMath
 import XCTest
 
@@ -122,5 +123,46 @@ final class JunctionBearingsTests: XCTestCase {
         XCTAssertEqual(turnAngle(arriving: 0, leaving: 180), 180)
         XCTAssertEqual(turnAngle(arriving: 180, leaving: 0), 180)
         XCTAssertEqual(turnAngle(arriving: 0, leaving: 720.5), 0.5)
+    }
+
+    /// The planar quiet-junction test on a leg's points: over every turn between two road ends
+    /// at every node of the sample, whenever it says the turn is surely below 54°, the bearings
+    /// (libm) put it below the 55° at which a step is made; and it decides most of them. Cut
+    /// ends' tiny segments, long segments and polar junctions are left to the bearings.
+    func testPlanarTurnTestOnLegPointsIsSure() throws {
+        let data = try data()
+        let cosine = StepBuilder.surelyNoContinueCosine
+        var sure = 0, turns = 0
+        func degrees(_ p: E7Point) -> (lat: Double, lon: Double) { (Double(p.latE7) / 1e7, Double(p.lonE7) / 1e7) }
+        for node in 0..<data.nodeCount {
+            for arriving in ends(data, node) {
+                for leaving in ends(data, node) where leaving.edge != arriving.edge {
+                    // Arrive along `arriving` driven towards the node, leave along `leaving`.
+                    let (a0, a1) = data.arrivingSegment(arriving.edge, 1 - arriving.direction)
+                    let (b0, b1) = data.leavingSegment(leaving.edge, leaving.direction)
+                    XCTAssertEqual(a1, b0)
+                    let points = [degrees(a0), degrees(a1), degrees(b1)]
+                    let leg = LegPoints(lat: points.map { $0.lat }, lon: points.map { $0.lon })
+                    turns += 1
+                    guard leg.turnSurelyBelow(cosine: cosine, at: 1) else { continue }
+                    sure += 1
+                    let angle = turnAngle(arriving: data.bearingArriving(arriving.edge, 1 - arriving.direction),
+                                          leaving: data.bearingLeaving(leaving.edge, leaving.direction))
+                    XCTAssertLessThan(abs(angle), StepBuilder.continueAngle, "node \(node): \(arriving) then \(leaving)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(turns, 1_000)
+        XCTAssertGreaterThan(sure, turns / 10, "\(sure) of \(turns) turns decided")
+        // Straight on: sure; at the ends of the point list, or with a segment it cannot trust: unsure.
+        let straight = LegPoints(lat: [47.0, 47.001, 47.002], lon: [9.5, 9.5, 9.5])
+        XCTAssertTrue(straight.turnSurelyBelow(cosine: cosine, at: 1))
+        XCTAssertFalse(straight.turnSurelyBelow(cosine: cosine, at: 0))
+        XCTAssertFalse(straight.turnSurelyBelow(cosine: cosine, at: 2))
+        XCTAssertFalse(LegPoints(lat: [47.0, 47.000_000_5, 47.001], lon: [9.5, 9.5, 9.5]).turnSurelyBelow(cosine: cosine, at: 1))
+        XCTAssertFalse(LegPoints(lat: [47.0, 47.1, 47.2], lon: [9.5, 9.5, 9.5]).turnSurelyBelow(cosine: cosine, at: 1))
+        XCTAssertFalse(LegPoints(lat: [80.0, 80.001, 80.002], lon: [9.5, 9.5, 9.5]).turnSurelyBelow(cosine: cosine, at: 1))
+        // A right angle: not below.
+        XCTAssertFalse(LegPoints(lat: [47.0, 47.001, 47.001], lon: [9.5, 9.5, 9.501]).turnSurelyBelow(cosine: cosine, at: 1))
     }
 }
