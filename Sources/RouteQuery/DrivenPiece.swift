@@ -156,8 +156,8 @@ extension LegPoints {
     func turnSurelyBelow(cosine: Double, at j: Int) -> Bool {
         lat.withUnsafeBufferPointer { lat in
             lon.withUnsafeBufferPointer { lon in
+                guard j >= 1, j + 1 < lat.count, j + 1 < lon.count, abs(lat[j]) < 75 else { return false }
                 let latJ = lat[j]
-                guard j >= 1, j + 1 < lat.count, abs(latJ) < 75 else { return false }
                 let na = latJ - lat[j - 1], eaDegrees = lon[j] - lon[j - 1]
                 let nb = lat[j + 1] - latJ, ebDegrees = lon[j + 1] - lon[j]
                 let limit = 0.05, shortest = 1e-6

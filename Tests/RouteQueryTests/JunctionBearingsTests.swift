@@ -159,6 +159,8 @@ final class JunctionBearingsTests: XCTestCase {
         XCTAssertTrue(straight.turnSurelyBelow(cosine: cosine, at: 1))
         XCTAssertFalse(straight.turnSurelyBelow(cosine: cosine, at: 0))
         XCTAssertFalse(straight.turnSurelyBelow(cosine: cosine, at: 2))
+        XCTAssertFalse(straight.turnSurelyBelow(cosine: cosine, at: 3))
+        XCTAssertFalse(LegPoints().turnSurelyBelow(cosine: cosine, at: 1))
         XCTAssertFalse(LegPoints(lat: [47.0, 47.000_000_5, 47.001], lon: [9.5, 9.5, 9.5]).turnSurelyBelow(cosine: cosine, at: 1))
         XCTAssertFalse(LegPoints(lat: [47.0, 47.1, 47.2], lon: [9.5, 9.5, 9.5]).turnSurelyBelow(cosine: cosine, at: 1))
         XCTAssertFalse(LegPoints(lat: [80.0, 80.001, 80.002], lon: [9.5, 9.5, 9.5]).turnSurelyBelow(cosine: cosine, at: 1))
