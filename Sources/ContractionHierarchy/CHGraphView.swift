@@ -159,7 +159,7 @@ public struct CHGraphView: @unchecked Sendable {
             offgrid_prefetch(index + max(first, end - 1) >> 5)
         }
         // The middles of the middle's shortcut arcs, first and last.
-        guard self.middle.shortcutCount > 0 else { return }
+        guard !self.middle.middles.isEmpty else { return }
         let arcCount = self.arcs.count
         for i in 0..<count {
             let m = middle(i)
@@ -223,8 +223,8 @@ public final class CHGraphStorage: @unchecked Sendable {
             UnsafeMutableRawBufferPointer(rebasing: block[1...]).copyBytes(from: bytes)
             return block
         }
-        let middleBytes = CHShortcutMiddles.middleBytes(rankCount: graph.nodeCount)
-        middles = afterOneByte(CHShortcutMiddles.pack(layout.shortcutMiddle, middleBytes: middleBytes))
+        let (packed, middleBytes) = CHShortcutMiddles.pack(layout.shortcutMiddle, rankCount: graph.nodeCount)
+        middles = afterOneByte(packed)
         let middle = CHShortcutMiddles(arcCount: layout.arcs.count, index: UnsafeBufferPointer(middleIndex),
                                        middles: UnsafeRawBufferPointer(rebasing: middles[1...]), middleBytes: middleBytes)
         let plain = CHGraphView(nodeCount: graph.nodeCount, firstOut: UnsafeBufferPointer(firstOut),

@@ -34,22 +34,23 @@ public struct CHShortcutMiddles: @unchecked Sendable {
     /// The middles stored.
     public var shortcutCount: Int { middles.count / middleBytes }
 
-    /// Middles as `middles` holds them: `middleBytes` little-endian bytes each.
-    public static func pack(_ middles: [UInt32], middleBytes: Int) -> [UInt8] {
-        precondition((3...4).contains(middleBytes), "middles of 3 or 4 bytes each")
-        var bytes = [UInt8](repeating: 0, count: middles.count * middleBytes)
+    /// Middles as `middles` holds them for a hierarchy of `rankCount` ranks: `middleBytes`
+    /// little-endian bytes each (`middleBytes(rankCount:)`).
+    public static func pack(_ middles: [UInt32], rankCount: Int) -> (bytes: [UInt8], middleBytes: Int) {
+        let width = middleBytes(rankCount: rankCount)
+        var bytes = [UInt8](repeating: 0, count: middles.count * width)
         for (k, m) in middles.enumerated() {
-            precondition(middleBytes == 4 || m < 1 << 24, "middle \(m) does not fit \(middleBytes) bytes")
-            for b in 0..<middleBytes { bytes[k * middleBytes + b] = UInt8(truncatingIfNeeded: m >> UInt32(8 * b)) }
+            precondition(width == 4 || m < 1 << 24, "middle \(m) does not fit \(width) bytes")
+            for b in 0..<width { bytes[k * width + b] = UInt8(truncatingIfNeeded: m >> UInt32(8 * b)) }
         }
-        return bytes
+        return (bytes, width)
     }
 
     /// Lends the middles of `compact`'s output, packed for a hierarchy of `rankCount` ranks, to `body`.
     public static func with<R>(arcCount: Int, index: [UInt64], shortcutMiddle: [UInt32], rankCount: Int,
                                _ body: (CHShortcutMiddles) throws -> R) rethrows -> R {
-        let width = middleBytes(rankCount: rankCount)
-        let block = [0] + pack(shortcutMiddle, middleBytes: width)   // the byte before the first middle
+        let (packed, width) = pack(shortcutMiddle, rankCount: rankCount)
+        let block = [0] + packed   // the byte before the first middle
         return try index.withUnsafeBufferPointer { index in
             try block.withUnsafeBytes { block in
                 try body(CHShortcutMiddles(arcCount: arcCount, index: index, middles: UnsafeRawBufferPointer(rebasing: block[1...]),

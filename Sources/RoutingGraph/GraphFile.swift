@@ -94,6 +94,9 @@ public final class GraphFile {
 
     public func scalar(_ s: GraphFileFormat.Scalar) -> Int { Int(Int64(bitPattern: scalars[s.rawValue])) }
 
+    /// Bytes per element of section `s` in this file (its section table says the same: `init` checks).
+    func elementSize(_ s: GraphFileFormat.Section) -> Int { s.elementSize(rankCount: scalar(.edgeBasedNodeCount)) }
+
     /// A section as a typed buffer over the mapped file.
     public func array<T: FixedWidthInteger>(_ s: GraphFileFormat.Section, as: T.Type = T.self) -> UnsafeBufferPointer<T> {
         let (offset, length, _) = sections[s.rawValue]!
@@ -115,7 +118,7 @@ public final class GraphFile {
         return CHGraphView(nodeCount: nodeCount, firstOut: array(.chFirstOut), arcs: arcs,
                            middle: CHShortcutMiddles(arcCount: arcs.count, index: array(.chShortcutIndex),
                                                      middles: UnsafeRawBufferPointer(array(.chShortcutMiddle, as: UInt8.self)),
-                                                     middleBytes: CHShortcutMiddles.middleBytes(rankCount: nodeCount)),
+                                                     middleBytes: elementSize(.chShortcutMiddle)),
                            core: CHCoreTable(nodeCount: nodeCount, entries: UnsafeRawBufferPointer(array(.chCoreDistances, as: UInt8.self))))
     }
 

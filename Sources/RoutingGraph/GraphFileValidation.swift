@@ -28,7 +28,7 @@ extension GraphFile {
     }
 
     private func count(_ s: GraphFileFormat.Section) -> Int {
-        array(s, as: UInt8.self).count / s.elementSize(rankCount: scalar(.edgeBasedNodeCount))
+        array(s, as: UInt8.self).count / elementSize(s)
     }
 
     private func expect(_ s: GraphFileFormat.Section, _ n: Int) throws {

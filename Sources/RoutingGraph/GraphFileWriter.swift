@@ -19,17 +19,14 @@ public struct GraphFileWriter {
 
     /// Adds an array section; elements are written in the machine's (little-endian) order.
     public mutating func add<T: FixedWidthInteger>(_ section: GraphFileFormat.Section, _ values: [T]) {
-        precondition(section != .chShortcutMiddle && MemoryLayout<T>.size == section.fixedElementSize,
-                     "\(section) holds \(section.fixedElementSize)-byte elements")
-        let bytes = values.withUnsafeBytes { Array($0) }
-        sections.append((section, section.fixedElementSize, bytes))
+        precondition(MemoryLayout<T>.size == section.fixedElementSize, "\(section) holds \(section.fixedElementSize)-byte elements")
+        appendFixed(section, values.withUnsafeBytes { Array($0) })
     }
 
     /// A section of packed entries (`chCoreDistances`), already in file order.
     public mutating func add(_ section: GraphFileFormat.Section, bytes: [UInt8]) {
-        precondition(section != .chShortcutMiddle && bytes.count % section.fixedElementSize == 0,
-                     "\(section) holds \(section.fixedElementSize)-byte elements")
-        sections.append((section, section.fixedElementSize, bytes))
+        precondition(bytes.count % section.fixedElementSize == 0, "\(section) holds \(section.fixedElementSize)-byte elements")
+        appendFixed(section, bytes)
     }
 
     /// Records of plain words without padding (`CHArc`, `EdgeRecord`) as a section of their
@@ -37,14 +34,20 @@ public struct GraphFileWriter {
     public mutating func add<Record>(_ section: GraphFileFormat.Section, records: [Record]) {
         precondition(MemoryLayout<Record>.size == MemoryLayout<Record>.stride && MemoryLayout<Record>.stride % section.fixedElementSize == 0,
                      "\(section) holds records of \(section.fixedElementSize)-byte words")
-        sections.append((section, section.fixedElementSize, records.withUnsafeBytes { Array($0) }))
+        appendFixed(section, records.withUnsafeBytes { Array($0) })
     }
 
     /// The shortcut middles of a hierarchy of `rankCount` ranks, packed as `CHShortcutMiddles`
     /// reads them (three bytes each up to 2^24 ranks).
     public mutating func addShortcutMiddles(_ middles: [UInt32], rankCount: Int) {
-        let width = CHShortcutMiddles.middleBytes(rankCount: rankCount)
-        sections.append((.chShortcutMiddle, width, CHShortcutMiddles.pack(middles, middleBytes: width)))
+        let (bytes, width) = CHShortcutMiddles.pack(middles, rankCount: rankCount)
+        sections.append((.chShortcutMiddle, width, bytes))
+    }
+
+    /// A section of one of the fixed element sizes (every one but chShortcutMiddle's).
+    private mutating func appendFixed(_ section: GraphFileFormat.Section, _ bytes: [UInt8]) {
+        precondition(section != .chShortcutMiddle, "chShortcutMiddle's element size depends on the rank count: addShortcutMiddles")
+        sections.append((section, section.fixedElementSize, bytes))
     }
 
     public func encodeHeader() -> (header: [UInt8], offsets: [Int], total: Int) {
