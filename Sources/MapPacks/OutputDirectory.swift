@@ -88,6 +88,7 @@ final class OutputDirectory {
         let fd = open(full, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw InputError(file: full, "cannot create: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
+        FileSync.preallocate(fd, bytes: parts.reduce(0) { $0 + $1.count })
         try OutputDirectory.writeAll(fd: fd, parts: parts, path: full)
         FileSync.startWriteback(fd)   // the final flush then waits only for the last packs
         filesLock.lock()
