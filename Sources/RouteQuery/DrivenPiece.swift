@@ -253,9 +253,9 @@ extension RoutingData {
     /// the edge's inner shape points, the node it ends at with its coordinates and road ends;
     /// the node it starts at is its predecessor's end) into the cache, in two stages of
     /// prefetches: every edge record first, then what each record points to. Nothing waits but
-    /// the second stage's reads of the records, whose misses the first stage overlapped; one
+    /// the second stage's reads of the records, whose misses the first stage overlapped. One
     /// pass that loaded a record and then what it points to held each rank's second miss behind
-    /// its first (a ~5 M full route +2 % in alternation).
+    /// its first: a ~5 M full route took 2 % longer (the two alternating in one process).
     /// (The ranks' own words were asked for as unpacking produced them: `CHQuery.pathRankData`.)
     func prefetch(ranks: [UInt32]) {
         guard let records = edges.baseAddress, let nodeEnds = nodeFirstEnd.baseAddress, let points = shapes.nodes.baseAddress
