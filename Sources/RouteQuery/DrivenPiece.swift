@@ -279,6 +279,3 @@ extension RoutingData {
         }
     }
 }
-
-/// Does nothing with `value`, but cannot be optimised away, so neither are the loads that made it.
-@_optimize(none) @inline(never) func keepComputed(_ value: UInt32) {}

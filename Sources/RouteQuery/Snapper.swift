@@ -374,3 +374,6 @@ public final class Snapper {
         return GeoPoint(lon: Double(p.lonE7) * 1e-7, lat: Double(p.latE7) * 1e-7)
     }
 }
+
+/// Does nothing with `value`, but cannot be optimised away, so neither are the loads that made it.
+@_optimize(none) @inline(never) func keepComputed(_ value: UInt32) {}

@@ -67,6 +67,9 @@ public final class GraphFile {
             dataVersion = try r.string()
             profileName = try r.string()
             profileHash = try r.string()
+            // The middles' element size depends on the rank count (`elementSize(_:)`, which needs
+            // the finished instance): read once from the scalars just decoded.
+            let rankCount = Self.scalar(.edgeBasedNodeCount, in: scalars)
             for _ in 0..<count {
                 let id = try r.u32(), elementSize = Int(try r.u32())
                 let offset = Int(try r.u64()), length = Int(try r.u64())
@@ -76,8 +79,7 @@ public final class GraphFile {
                     throw InputError(file: path, offset: r.offset, "section \(id) lies outside the file")
                 }
                 if let known = GraphFileFormat.Section(rawValue: id) {
-                    let expected = known.elementSize(rankCount: Int(truncatingIfNeeded: scalars[GraphFileFormat.Scalar.edgeBasedNodeCount.rawValue]))
-                    guard expected == elementSize, length % elementSize == 0 else {
+                    guard known.elementSize(rankCount: rankCount) == elementSize, length % elementSize == 0 else {
                         throw InputError(file: path, offset: r.offset, "section \(known) has element size \(elementSize)")
                     }
                 }
@@ -92,7 +94,9 @@ public final class GraphFile {
         try validateContent()
     }
 
-    public func scalar(_ s: GraphFileFormat.Scalar) -> Int { Int(Int64(bitPattern: scalars[s.rawValue])) }
+    public func scalar(_ s: GraphFileFormat.Scalar) -> Int { Self.scalar(s, in: scalars) }
+
+    private static func scalar(_ s: GraphFileFormat.Scalar, in scalars: [UInt64]) -> Int { Int(Int64(bitPattern: scalars[s.rawValue])) }
 
     /// Bytes per element of section `s` in this file (its section table says the same: `init` checks).
     func elementSize(_ s: GraphFileFormat.Section) -> Int { s.elementSize(rankCount: scalar(.edgeBasedNodeCount)) }
