@@ -154,7 +154,7 @@ public final class PackReader: @unchecked Sendable {
         var content: [UInt8]
         if kind.compressed {
             do {
-                content = try Zlib.decompress(Array(stored), rawSize: e.rawLength)
+                content = try Zlib.decompress(stored, rawSize: e.rawLength)
             } catch {
                 throw fail("\(error) (index says \(e.rawLength) bytes)")
             }

@@ -58,6 +58,43 @@ final class ZlibAndCRCTests: XCTestCase {
         XCTAssertThrowsError(try Zlib.decompress([], rawSize: input.count))
     }
 
+    /// The header, every deflate block and the 4-byte trailer's Adler-32 are all checked (zlib
+    /// inflates the deflate data raw; the header and the checksum are checked by `decompress`).
+    func testHeaderAndTrailerAreChecked() throws {
+        var rng = SplitMix64(seed: 5)
+        for input in [[], rng.bytes(7_000), Array(String(repeating: "junction;", count: 900).utf8)] {
+            let packed = Zlib.compress(input)
+            XCTAssertEqual(try Zlib.decompress(packed[...], rawSize: input.count), input)
+            for at in packed.count - 4 ..< packed.count {
+                var otherSum = packed
+                otherSum[at] ^= 0x01
+                XCTAssertThrowsError(try Zlib.decompress(otherSum, rawSize: input.count)) { error in
+                    XCTAssertTrue("\(error)".contains("incorrect data check"), "\(error)")
+                }
+            }
+            for cut in 1...4 {
+                XCTAssertThrowsError(try Zlib.decompress(packed[..<(packed.count - cut)], rawSize: input.count)) { error in
+                    XCTAssertTrue("\(error)".contains("truncated"), "\(error)")
+                }
+            }
+            XCTAssertThrowsError(try Zlib.decompress(packed[..<1], rawSize: input.count))
+            for (at, flip) in [(0, 0x01), (0, 0x80), (1, 0x01)] {
+                var header = packed
+                header[at] ^= UInt8(flip)
+                XCTAssertThrowsError(try Zlib.decompress(header[...], rawSize: input.count)) { error in
+                    XCTAssertTrue("\(error)".contains("corrupt zlib stream"), "byte \(at) ^ \(flip): \(error)")
+                }
+            }
+            // A preset dictionary (FDICT) with a valid header check: zlib would ask for the dictionary.
+            var dictionary = packed
+            dictionary[1] = 0x20
+            dictionary[1] += UInt8(31 - (Int(dictionary[0]) << 8 | Int(dictionary[1])) % 31)
+            XCTAssertThrowsError(try Zlib.decompress(dictionary[...], rawSize: input.count)) { error in
+                XCTAssertTrue("\(error)".contains("preset dictionary"), "\(error)")
+            }
+        }
+    }
+
     func testWrongExpectedSize() {
         let input = Array(String(repeating: "abc", count: 100).utf8)
         let packed = Zlib.compress(input)

@@ -17,6 +17,13 @@ int offgrid_crc32_has_pclmul(void);
 uint32_t offgrid_crc32_vpclmul(uint32_t crc, const void *buf, size_t len);
 uint32_t offgrid_crc32_pclmul(uint32_t crc, const void *buf, size_t len);
 uint32_t offgrid_crc32_portable(uint32_t crc, const void *buf, size_t len);
+/* zlib's adler32(adler, buf, len), bit for bit, with AVX2 where the CPU has it (chosen at the
+   first call); len 0 returns adler. The AVX2 path may only be called when has_avx2 is non-zero
+   (off x86 it is zlib's). */
+uint32_t offgrid_adler32(uint32_t adler, const void *buf, size_t len);
+int offgrid_adler32_has_avx2(void);
+uint32_t offgrid_adler32_avx2(uint32_t adler, const void *buf, size_t len);
+uint32_t offgrid_adler32_portable(uint32_t adler, const void *buf, size_t len);
 /* sin(x) and cos(x) in one call: glibc's sincos, which shares sin's and cos's code and gives
    their results bit for bit (checked on 40 M arguments), in about the time of one of them. */
 void offgrid_sincos(double x, double *s, double *c);
