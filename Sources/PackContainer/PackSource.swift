@@ -38,9 +38,9 @@ enum PackSource {
             }
             return bytes[offset..<(offset + count)]
         case .file(let fd):
-            var out = [UInt8](repeating: 0, count: count)
             var done = 0
-            try out.withUnsafeMutableBytes { buf in
+            // Not zeroed first: every byte is read into, or the read throws.
+            let out = try [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
                 while done < count {
                     guard let base = buf.baseAddress else { return }
                     let n = pread(fd, base + done, count - done, off_t(offset + done))
@@ -51,6 +51,7 @@ enum PackSource {
                     if n == 0 { throw InputError(file: file, offset: offset + done, "truncated \(what): file ended early") }
                     done += n
                 }
+                initialized = count
             }
             return out[...]
         }
