@@ -105,9 +105,13 @@ public enum MapPackBuilder {
         let candidates = try checkPackLimit(cover: cover, zoomPlan: zoomPlan, maxPacks: options.maxPacks)
         var packs: [PlannedPack] = []
         var empty = 0
-        for band in zoomPlan.bands {
-            let parents = cover.ancestors(atZoom: band.minZoom, ofCoverAt: zoomPlan.coverZoom(band))
+        let bandParents = zoomPlan.bands.map { cover.ancestors(atZoom: $0.minZoom, ofCoverAt: zoomPlan.coverZoom($0)) }
+        // The deepest band, mostly the most tiles, is announced first: a source that reads its
+        // whole index for it may keep the other bands' zooms from the same read.
+        for (band, parents) in zip(zoomPlan.bands, bandParents).reversed() {
             try source.prepareIndex(parents: parents.count, zooms: band.zooms)
+        }
+        for (band, parents) in zip(zoomPlan.bands, bandParents) {
             for parent in parents {
                 var tiles: [TileIndexEntry] = []
                 for z in band.minZoom...band.maxZoom where z >= info.minZoom && z <= info.maxZoom {

@@ -120,17 +120,26 @@ public struct BandSummary: Encodable, Sendable {
     public var uniqueTiles: Int?
     public var bytes: Int?
 
+    /// One row per band, from one pass over the packs (a continent's plan holds tens of
+    /// thousands: a filter per band copied them all each time).
     public static func rows(plan: MapBuildPlan, built: [MapPackBuilder.BuiltPack]?) -> [BandSummary] {
-        plan.zoomPlan.bands.map { band in
-            let packs = plan.packs.filter { $0.header.band == band }
-            let mine = built?.filter { $0.header.band == band }
-            return BandSummary(band: band.description,
-                               candidatePacks: plan.candidatePacks.first { $0.band == band }?.count ?? 0,
-                               packs: packs.count,
-                               tiles: packs.reduce(0) { $0 + $1.tiles.count },
-                               tileBytes: packs.reduce(0) { $0 + $1.tileBytes },
-                               uniqueTiles: mine?.reduce(0) { $0 + $1.stats.uniqueTiles },
-                               bytes: mine?.reduce(0) { $0 + $1.stats.fileBytes })
+        let bands = plan.zoomPlan.bands
+        let row = Dictionary(uniqueKeysWithValues: bands.enumerated().map { ($1, $0) })
+        var rows = bands.map { band in
+            BandSummary(band: band.description, candidatePacks: plan.candidatePacks.first { $0.band == band }?.count ?? 0,
+                        packs: 0, tiles: 0, tileBytes: 0, uniqueTiles: built == nil ? nil : 0, bytes: built == nil ? nil : 0)
         }
+        for pack in plan.packs {
+            guard let i = row[pack.header.band] else { continue }
+            rows[i].packs += 1
+            rows[i].tiles += pack.tiles.count
+            rows[i].tileBytes += pack.tileBytes
+        }
+        for pack in built ?? [] {
+            guard let i = row[pack.header.band] else { continue }
+            rows[i].uniqueTiles! += pack.stats.uniqueTiles
+            rows[i].bytes! += pack.stats.fileBytes
+        }
+        return rows
     }
 }

@@ -16,11 +16,16 @@ extension MBTilesSource {
                                lo, hi, limit: limit + 1)
         guard inside <= limit else { return }
         // Most of the table: read it in storage order (rowid order, leaf page after leaf page,
-        // about half the work of an index walk that seeks each row), the other zooms' rows
-        // skipped. Else walk the index over the range only.
+        // about half the work of an index walk that seeks each row). Else walk the index over
+        // the range only.
         let outside = try count("SELECT count(*) FROM (SELECT 1 FROM tiles WHERE zoom_level < ?1 OR zoom_level > ?2 LIMIT ?3)",
                                 lo, hi, limit: inside)
-        for (z, index) in try scanZoomRange(lo...hi, storageOrder: outside < inside) where zoomIndexes[z] == nil {
+        let storageOrder = outside < inside
+        // A storage-order scan reads every row: when they all fit in memory every zoom is kept,
+        // so that a plan's other bands (asked about after this one) need no SQL queries of
+        // their own (a seek into the table for each tile's length).
+        let kept = storageOrder && inside + outside <= MBTilesSource.maxTilesInMemory ? info.minZoom...info.maxZoom : lo...hi
+        for (z, index) in try scanZoomRange(kept, storageOrder: storageOrder) where zoomIndexes[z] == nil {
             zoomIndexes[z] = index
         }
     }

@@ -76,6 +76,18 @@ final class MBTilesZoomIndexTests: XCTestCase {
             }
         }
         try fresh.prepareIndex(parents: 10_000, zooms: 25...30)   // beyond the source: nothing to read
+
+        // The deepest zoom holds most of the table, so it is read in storage order, and that
+        // read keeps every zoom (a plan announces its deepest band first for this).
+        let deepestFirst = try MBTilesSource(path: path)
+        try deepestFirst.prepareIndex(parents: 10_000, zooms: zooms.upperBound...zooms.upperBound)
+        XCTAssertEqual(deepestFirst.scannedZooms, Array(zooms), "a storage-order read keeps every zoom", file: file, line: line)
+        for parent in parents {
+            for zoom in max(parent.z, zooms.lowerBound)...zooms.upperBound {
+                XCTAssertEqual(try deepestFirst.index(under: parent, atZoom: zoom), try deepestFirst.sqlIndex(under: parent, atZoom: zoom),
+                               "\(parent) at zoom \(zoom) after the deepest zoom's read", file: file, line: line)
+            }
+        }
     }
 
     /// Rows in XYZ order, in the index's TMS order, and shuffled give the same zoom index.
