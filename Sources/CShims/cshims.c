@@ -16,6 +16,14 @@ int offgrid_rename_exchange(const char *a, const char *b) {
 #endif
 }
 
+int offgrid_open_read_noatime(const char *path) {
+#ifdef O_NOATIME
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOATIME);
+    if (fd >= 0 || errno != EPERM) return fd;
+#endif
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
 void offgrid_sincos(double x, double *s, double *c) {
 #if defined(__GLIBC__)
     sincos(x, s, c);

@@ -1,3 +1,4 @@
+import CShims
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -11,6 +12,13 @@ public enum FileTools {
     public static func reason() -> String { String(cString: strerror(errno)) }
 
     public enum Kind { case missing, file, directory, other }
+
+    /// `open(path, O_RDONLY | O_CLOEXEC)`, without access-time updates where the process may
+    /// ask for that (O_NOATIME: it owns the file, or is root), for readers that make many
+    /// small reads: the kernel skips its access-time check on each one. -1 with errno on failure.
+    public static func openForReading(_ path: String) -> Int32 {
+        offgrid_open_read_noatime(path)
+    }
 
     /// What is at `path`, without following a final symlink.
     public static func kind(_ path: String) -> Kind {

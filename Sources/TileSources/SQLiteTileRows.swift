@@ -47,7 +47,7 @@ enum SQLiteTileRows {
     /// The rows of the rowid table rooted at `rootPage` whose zoom is in `zooms` and whose
     /// column and row lie in the zoom's grid, or nil when the file is one the reader declines.
     static func read(path: String, rootPage: Int, zooms: ClosedRange<Int>, threads: Int) -> Rows? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = FileTools.openForReading(path)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()

@@ -6,6 +6,10 @@ int offgrid_rename_exchange(const char *a, const char *b);
 
 #include <stddef.h>
 #include <stdint.h>
+/* open(path, O_RDONLY | O_CLOEXEC), with O_NOATIME where the caller may set it (it owns the file,
+   or is root; else EPERM, and the file is opened without it): the kernel then skips the
+   access-time check it makes on every read. Returns the descriptor or -1 with errno set. */
+int offgrid_open_read_noatime(const char *path);
 /* zlib's crc32(crc, buf, len), bit for bit, with PCLMUL folding where the CPU has it (chosen at
    the first call). len may exceed 4 GiB; len 0 returns crc. */
 uint32_t offgrid_crc32(uint32_t crc, const void *buf, size_t len);
