@@ -12,6 +12,16 @@ extension MBTilesSource {
         guard let lo = wanted.first, let hi = wanted.last, parents > 0, zooms.overlaps(info.minZoom...info.maxZoom) else { return }
         let (work, overflow) = parents.multipliedReportingOverflow(by: MBTilesSource.queryCost * MBTilesSource.scanFraction * (hi - lo + 1))
         let limit = overflow ? MBTilesSource.maxTilesInMemory : min(work, MBTilesSource.maxTilesInMemory)
+        // A table whose rowids span no more than `limit` has no more rows than that: the whole
+        // table is read in storage order, every zoom kept, without counting the index entries
+        // first (two descents of the table instead of a walk of the index: 19 of the 200 ms of
+        // the contiguous US estimate). Its cost is bounded by the queries' work, as below.
+        if tilesRootPage != nil, let span = try rowidSpan(), span <= limit {
+            for (z, index) in try scanZoomRange(info.minZoom...info.maxZoom, storageOrder: true) where zoomIndexes[z] == nil {
+                zoomIndexes[z] = index
+            }
+            return
+        }
         let inside = try count("SELECT count(*) FROM (SELECT 1 FROM tiles WHERE zoom_level BETWEEN ?1 AND ?2 LIMIT ?3)",
                                lo, hi, limit: limit + 1)
         guard inside <= limit else { return }
@@ -28,6 +38,20 @@ extension MBTilesSource {
         for (z, index) in try scanZoomRange(kept, storageOrder: storageOrder) where zoomIndexes[z] == nil {
             zoomIndexes[z] = index
         }
+    }
+
+    /// max(rowid) − min(rowid) + 1 of the `tiles` table (0 when empty), which bounds its row
+    /// count; nil when it does not fit an Int.
+    private func rowidSpan() throws -> Int? {
+        // Two subqueries: SQLite answers a lone min() or max() with one descent, both in one
+        // SELECT with a scan of the index.
+        let s = try statement("SELECT (SELECT min(rowid) FROM tiles), (SELECT max(rowid) FROM tiles)")
+        sqlite3_reset(s)
+        defer { sqlite3_reset(s) }
+        guard try step(s, "the tiles table's rowids"), sqlite3_column_type(s, 0) == SQLITE_INTEGER else { return 0 }
+        let (difference, overflow) = sqlite3_column_int64(s, 1).subtractingReportingOverflow(sqlite3_column_int64(s, 0))
+        guard !overflow, difference < Int64.max else { return nil }
+        return Int(difference + 1)
     }
 
     private func count(_ sql: String, _ lo: Int, _ hi: Int, limit: Int) throws -> Int {

@@ -108,6 +108,29 @@ final class MBTilesZoomIndexTests: XCTestCase {
         try assertSameAnswers(sampleMBTiles)
     }
 
+    /// The sample with one row moved to a far rowid: the rowids no longer bound the row count,
+    /// so the planning hint counts the index entries before reading (the path a table with
+    /// deleted or explicit rowids takes); the answers are the same.
+    func testSparseRowidsAnswerAsSQL() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mbtiles-sparse-rowids-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("sparse.mbtiles").path
+        try sqlite3(path, """
+            ATTACH '\(sampleMBTiles)' AS s;
+            CREATE TABLE metadata (name TEXT, value TEXT);
+            INSERT INTO metadata SELECT name, value FROM s.metadata;
+            CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+            INSERT INTO tiles SELECT zoom_level, tile_column, tile_row, tile_data FROM s.tiles ORDER BY rowid;
+            UPDATE tiles SET rowid = 4000000000 WHERE rowid = (SELECT max(rowid) FROM tiles);
+            CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
+            """)
+        let source = try MBTilesSource(path: path)
+        XCTAssertNotNil(source.tilesRootPage, "a plain tiles table")
+        try assertSameAnswers(path)
+    }
+
     /// The sample rewritten in the deduplicating layout (a `tiles` view over `map` and `images`),
     /// with rows SQL range queries never return (outside the zoom's grid), which the scan drops.
     func testMapImagesLayoutAnswersAsSQL() throws {
