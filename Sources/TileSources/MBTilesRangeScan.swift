@@ -6,35 +6,34 @@ import TileMath
 extension MBTilesSource {
     /// Planning is about to ask for the tiles under `parents` subtrees at each of `zooms`: when
     /// those zooms hold fewer tiles than `scanFraction` × what the queries would cost, their whole
-    /// index is read now with one statement and every later query is a binary search in memory.
+    /// index is read now with one statement (a read of the whole table keeps every zoom) and
+    /// every later query is a binary search in memory.
     public func prepareIndex(parents: Int, zooms: ClosedRange<Int>) throws {
         let wanted = zooms.clamped(to: info.minZoom...info.maxZoom).filter { zoomIndexes[$0] == nil }
         guard let lo = wanted.first, let hi = wanted.last, parents > 0, zooms.overlaps(info.minZoom...info.maxZoom) else { return }
         let (work, overflow) = parents.multipliedReportingOverflow(by: MBTilesSource.queryCost * MBTilesSource.scanFraction * (hi - lo + 1))
         let limit = overflow ? MBTilesSource.maxTilesInMemory : min(work, MBTilesSource.maxTilesInMemory)
-        // A table whose rowids span no more than `limit` has no more rows than that: the whole
-        // table is read in storage order, every zoom kept, without counting the index entries
-        // first (two descents of the table instead of a walk of the index: 19 of the 200 ms of
-        // the contiguous US estimate). Its cost is bounded by the queries' work, as below.
+        // A storage-order read (rowid order, leaf page after leaf page, about half the work of
+        // an index walk that seeks each row) reads every row: when they all fit in memory every
+        // zoom is kept, so that a plan's other bands (asked about after this one) need no SQL
+        // queries of their own (a seek into the table for each tile's length).
+        let kept: ClosedRange<Int>, storageOrder: Bool
         if tilesRootPage != nil, let span = try rowidSpan(), span <= limit {
-            for (z, index) in try scanZoomRange(info.minZoom...info.maxZoom, storageOrder: true) where zoomIndexes[z] == nil {
-                zoomIndexes[z] = index
-            }
-            return
+            // Rowids spanning no more than `limit` bound the row count by it too: the whole table
+            // is read without counting the index entries first (two descents of the table
+            // instead of a walk of the index: 19 of the 200 ms of the contiguous US estimate).
+            // Its cost is bounded by the queries' work, as a counted read's is.
+            (kept, storageOrder) = (info.minZoom...info.maxZoom, true)
+        } else {
+            let inside = try count("SELECT count(*) FROM (SELECT 1 FROM tiles WHERE zoom_level BETWEEN ?1 AND ?2 LIMIT ?3)",
+                                   lo, hi, limit: limit + 1)
+            guard inside <= limit else { return }
+            // Most of the table: read it in storage order. Else walk the index over the range only.
+            let outside = try count("SELECT count(*) FROM (SELECT 1 FROM tiles WHERE zoom_level < ?1 OR zoom_level > ?2 LIMIT ?3)",
+                                    lo, hi, limit: inside)
+            storageOrder = outside < inside
+            kept = storageOrder && inside + outside <= MBTilesSource.maxTilesInMemory ? info.minZoom...info.maxZoom : lo...hi
         }
-        let inside = try count("SELECT count(*) FROM (SELECT 1 FROM tiles WHERE zoom_level BETWEEN ?1 AND ?2 LIMIT ?3)",
-                               lo, hi, limit: limit + 1)
-        guard inside <= limit else { return }
-        // Most of the table: read it in storage order (rowid order, leaf page after leaf page,
-        // about half the work of an index walk that seeks each row). Else walk the index over
-        // the range only.
-        let outside = try count("SELECT count(*) FROM (SELECT 1 FROM tiles WHERE zoom_level < ?1 OR zoom_level > ?2 LIMIT ?3)",
-                                lo, hi, limit: inside)
-        let storageOrder = outside < inside
-        // A storage-order scan reads every row: when they all fit in memory every zoom is kept,
-        // so that a plan's other bands (asked about after this one) need no SQL queries of
-        // their own (a seek into the table for each tile's length).
-        let kept = storageOrder && inside + outside <= MBTilesSource.maxTilesInMemory ? info.minZoom...info.maxZoom : lo...hi
         for (z, index) in try scanZoomRange(kept, storageOrder: storageOrder) where zoomIndexes[z] == nil {
             zoomIndexes[z] = index
         }
