@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <zlib.h>
 #include "cshims.h"
+#include "resolve_once.h"
 
 #define BASE 65521u
 /* zlib's NMAX (5552), rounded down to whole 32-byte blocks. */
@@ -72,18 +73,4 @@ uint32_t offgrid_adler32_avx2(uint32_t adler, const void *buf, size_t len) {
 }
 #endif
 
-typedef uint32_t (*adler32_fn)(uint32_t, const void *, size_t);
-
-/* The CPU check runs once; a race between first callers only stores the same pointer twice. */
-static uint32_t adler32_resolve(uint32_t adler, const void *buf, size_t len);
-static adler32_fn adler32_impl = adler32_resolve;
-
-static uint32_t adler32_resolve(uint32_t adler, const void *buf, size_t len) {
-    adler32_fn fn = offgrid_adler32_has_avx2() ? offgrid_adler32_avx2 : offgrid_adler32_portable;
-    __atomic_store_n(&adler32_impl, fn, __ATOMIC_RELAXED);
-    return fn(adler, buf, len);
-}
-
-uint32_t offgrid_adler32(uint32_t adler, const void *buf, size_t len) {
-    return __atomic_load_n(&adler32_impl, __ATOMIC_RELAXED)(adler, buf, len);
-}
+OFFGRID_RESOLVED_ONCE(adler32, offgrid_adler32_has_avx2() ? offgrid_adler32_avx2 : offgrid_adler32_portable)

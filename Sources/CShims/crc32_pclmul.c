@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <zlib.h>
 #include "cshims.h"
+#include "resolve_once.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -177,19 +178,5 @@ uint32_t offgrid_crc32_pclmul(uint32_t crc, const void *buf, size_t len) {
 }
 #endif
 
-typedef uint32_t (*crc32_fn)(uint32_t, const void *, size_t);
-
-/* The CPU check runs once; a race between first callers only stores the same pointer twice. */
-static uint32_t crc32_resolve(uint32_t crc, const void *buf, size_t len);
-static crc32_fn crc32_impl = crc32_resolve;
-
-static uint32_t crc32_resolve(uint32_t crc, const void *buf, size_t len) {
-    crc32_fn fn = offgrid_crc32_has_vpclmul() ? offgrid_crc32_vpclmul
-                : offgrid_crc32_has_pclmul() ? offgrid_crc32_pclmul : offgrid_crc32_portable;
-    __atomic_store_n(&crc32_impl, fn, __ATOMIC_RELAXED);
-    return fn(crc, buf, len);
-}
-
-uint32_t offgrid_crc32(uint32_t crc, const void *buf, size_t len) {
-    return __atomic_load_n(&crc32_impl, __ATOMIC_RELAXED)(crc, buf, len);
-}
+OFFGRID_RESOLVED_ONCE(crc32, offgrid_crc32_has_vpclmul() ? offgrid_crc32_vpclmul
+                            : offgrid_crc32_has_pclmul() ? offgrid_crc32_pclmul : offgrid_crc32_portable)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import TileSources
 import TileMath
 import XCTest
@@ -112,11 +113,9 @@ final class MBTilesZoomIndexTests: XCTestCase {
     /// so the planning hint counts the index entries before reading (the path a table with
     /// deleted or explicit rowids takes); the answers are the same.
     func testSparseRowidsAnswerAsSQL() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mbtiles-sparse-rowids-\(getpid())")
-        try? FileManager.default.removeItem(at: dir)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("sparse.mbtiles").path
+        let scratch = Scratch("mbtiles-sparse-rowids")
+        defer { scratch.remove() }
+        let path = scratch.path("sparse.mbtiles")
         try sqlite3(path, """
             ATTACH '\(sampleMBTiles)' AS s;
             CREATE TABLE metadata (name TEXT, value TEXT);
@@ -134,11 +133,9 @@ final class MBTilesZoomIndexTests: XCTestCase {
     /// The sample rewritten in the deduplicating layout (a `tiles` view over `map` and `images`),
     /// with rows SQL range queries never return (outside the zoom's grid), which the scan drops.
     func testMapImagesLayoutAnswersAsSQL() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mbtiles-zoom-index-\(getpid())")
-        try? FileManager.default.removeItem(at: dir)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("map-images.mbtiles").path
+        let scratch = Scratch("mbtiles-zoom-index")
+        defer { scratch.remove() }
+        let path = scratch.path("map-images.mbtiles")
         let sql = """
             ATTACH '\(sampleMBTiles)' AS s;
             CREATE TABLE metadata (name TEXT, value TEXT);
