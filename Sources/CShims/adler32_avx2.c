@@ -32,7 +32,7 @@ int offgrid_adler32_has_avx2(void) {
 }
 
 __attribute__((target("avx2")))
-static uint64_t sum_lanes(__m256i v) {
+static uint32_t sum_lanes(__m256i v) {
     __m128i x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4E));
     x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xB1));

@@ -124,19 +124,18 @@ public struct BandSummary: Encodable, Sendable {
     /// thousands: a filter per band copied them all each time).
     public static func rows(plan: MapBuildPlan, built: [MapPackBuilder.BuiltPack]?) -> [BandSummary] {
         let bands = plan.zoomPlan.bands
-        let row = Dictionary(uniqueKeysWithValues: bands.enumerated().map { ($1, $0) })
         var rows = bands.map { band in
             BandSummary(band: band.description, candidatePacks: plan.candidatePacks.first { $0.band == band }?.count ?? 0,
                         packs: 0, tiles: 0, tileBytes: 0, uniqueTiles: built == nil ? nil : 0, bytes: built == nil ? nil : 0)
         }
         for pack in plan.packs {
-            guard let i = row[pack.header.band] else { continue }
+            guard let i = bands.firstIndex(of: pack.header.band) else { continue }
             rows[i].packs += 1
             rows[i].tiles += pack.tiles.count
             rows[i].tileBytes += pack.tileBytes
         }
         for pack in built ?? [] {
-            guard let i = row[pack.header.band] else { continue }
+            guard let i = bands.firstIndex(of: pack.header.band) else { continue }
             rows[i].uniqueTiles! += pack.stats.uniqueTiles
             rows[i].bytes! += pack.stats.fileBytes
         }

@@ -57,8 +57,7 @@ public enum Zlib {
                 throw ZlibError("zlib stream holds \(stream.total_out) bytes, expected \(output.count)")
             }
             guard stream.avail_in >= 4 else { throw ZlibError("zlib stream is truncated (its end and checksum are missing)") }
-            let trailer = body.count - Int(stream.avail_in)
-            let stored = UInt32(body[trailer]) << 24 | UInt32(body[trailer + 1]) << 16 | UInt32(body[trailer + 2]) << 8 | UInt32(body[trailer + 3])
+            let stored = UInt32(bigEndian: body.loadUnaligned(fromByteOffset: body.count - Int(stream.avail_in), as: UInt32.self))
             let computed = output.baseAddress.map { offgrid_adler32(1, $0, output.count) } ?? 1
             guard stored == computed else { throw ZlibError("corrupt zlib stream: incorrect data check") }
         case Z_BUF_ERROR where stream.avail_out == 0 && stream.avail_in > 0:
