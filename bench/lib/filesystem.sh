@@ -8,6 +8,7 @@
 describe_fs() {
   local dir=$1 src fstype opts journal=""
   read -r src fstype opts < <(findmnt -no SOURCE,FSTYPE,OPTIONS -T "$dir")
+  src=${src%%\[*}   # a bind mount's source reads /dev/vda[/sub/dir]
   if [ "$fstype" = ext4 ]; then
     local task=/sys/fs/ext4/$(basename "$(readlink -f "$src")")/journal_task
     if [ -r "$task" ]; then
