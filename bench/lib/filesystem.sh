@@ -4,6 +4,11 @@
 # one for each new file, so writing N files just after N were removed costs the kernel N^2 checks
 # (perf: __ext4_new_inode / recently_deleted). With a journal it reuses them at once.
 
+# require_out_dir SCRIPT DIR: stops SCRIPT (exit 2) when its --out-dir DIR is not a directory.
+require_out_dir() {
+  [ -d "$2" ] || { echo "$1: --out-dir $2: no such directory" >&2; exit 2; }
+}
+
 # describe_fs DIR: one line, e.g. "/dev/vda ext4 (no journal), rw,relatime,...".
 describe_fs() {
   local dir=$1 src fstype opts journal=""

@@ -6,11 +6,12 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # One run of a command: prints "wall cpu rssKiB" (cpu = user + system seconds). The command's
 # stdout is dropped; when it fails, its stderr is shown and the script stops. Wall time comes from
 # the shell's microsecond clock around GNU time (whose own %e is rounded to 10 ms, too coarse for
-# runs of tens of milliseconds); it includes starting GNU time, well under a millisecond.
+# runs of tens of milliseconds); it includes starting GNU time, well under a millisecond. A locale
+# that writes a decimal comma gets it read as a dot.
 measure() {
   local t=${TMPDIR:-/tmp}/offgrid-bench-time.$$ start=${EPOCHREALTIME/,/.} end
   /usr/bin/time -f "%U %S %M" -o "$t" "$@" >/dev/null 2>"$t.err" || { cat "$t.err" >&2; rm -f "$t" "$t.err"; exit 1; }
-  end=${EPOCHREALTIME/,/.}   # a comma where the locale writes decimals so
+  end=${EPOCHREALTIME/,/.}
   awk -v s="$start" -v e="$end" '{printf "%.4f %s %s\n", e - s, $1 + $2, $3}' "$t"
   rm -f "$t" "$t.err"
 }
