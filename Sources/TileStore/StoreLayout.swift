@@ -61,6 +61,16 @@ public enum StoreLayout {
         StoredObjectKind.allCases.map(\.directory) + [tmpDirectory, partialDirectory, routingDirectories]
     }
 
+    /// The first entry of a directory listing that keeps the directory from becoming a store,
+    /// or nil: for an empty directory, one an interrupted creation left (the store's directories,
+    /// its lock, a half-made index), and one whose index another process has renamed into place
+    /// since the caller last looked (a store now: the creator holds the lock the caller waits for).
+    static func foreignEntry(in entries: [String]) -> String? {
+        if entries.contains(indexName) { return nil }
+        let known = Set(directories + [lockName, indexName + ".creating", indexName + ".creating-journal"])
+        return entries.first { !known.contains($0) }
+    }
+
     /// Relative path of an object: `maps/ab/ab12….pack`.
     public static func relativePath(kind: StoredObjectKind, sha256: String) -> String {
         "\(kind.directory)/\(sha256.prefix(2))/\(sha256)\(kind.fileSuffix)"

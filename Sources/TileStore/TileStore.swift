@@ -81,10 +81,10 @@ public final class TileStore {
                 throw InputError(file: root, "cannot create the store: \(String(cString: strerror(errno)))")
             }
         } else if !hasIndex {
-            // Only an empty directory, or one an interrupted creation left, becomes a store.
-            let known = Set(StoreLayout.directories + [StoreLayout.lockName, StoreLayout.indexName + ".creating", StoreLayout.indexName + ".creating-journal"])
+            // Only an empty directory, one an interrupted creation left, or one another process
+            // has just made a store becomes (or is opened as) a store.
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-            if let other = entries.first(where: { !known.contains($0) }) {
+            if let other = StoreLayout.foreignEntry(in: entries) {
                 throw InputError(file: root, "is not a tile store (no \(StoreLayout.indexName)) and is not empty (\(other)); refusing to use it")
             }
         }
