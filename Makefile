@@ -9,13 +9,14 @@ PIPELINE ?= pipelines/liechtenstein.mk
 APT_PACKAGES := libsqlite3-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps pydeps osrm-deps test-deps osmium-deps build pipeline test smoke scale scale-check scale-deps scale-slurm-check proto bench clean help
+.PHONY: all deps pydeps osrm-deps test-deps osmium-deps build pipeline test smoke conformance scale scale-check scale-deps scale-slurm-check proto bench clean help
 
 all: build
 
 help:
 	@echo "make pipeline   build (release) and run $(PIPELINE) on the sample into $(OUT)/"
-	@echo "make test       build, swift test, then a pipeline smoke run"
+	@echo "make test       build, swift test, make conformance, then a pipeline smoke run"
+	@echo "make conformance  OSRM's car and guidance cucumber features against the tools (docs/CONFORMANCE.md)"
 	@echo "make scale      build (release) and run the Snakemake workflow on the sample in four regions into $(SCALE_OUT)/"
 	@echo "make scale-check  make pipeline and make scale, then check they agree and a re-run does nothing"
 	@echo "make scale-slurm-check  the Slurm profile's dry run; the workflow on a one-node Slurm cluster on loopback"
@@ -90,8 +91,19 @@ smoke: build pydeps osmium-deps
 
 test: build test-deps
 	$(SWIFT) test
+	$(MAKE) conformance
 	$(MAKE) smoke
 	$(MAKE) scale-slurm-check
+
+# OSRM's cucumber features (car/, guidance/) run against the release tools: route and turns cells
+# scored as OSRM's support code does, a per-file table, $(OUT)/conformance/report.json, and a ratchet
+# (Tests/conformance/ratchet.json; RATCHET=update records this run's rates). docs/CONFORMANCE.md.
+OSRM_FEATURES ?= ../shared/osrm-features
+RATCHET ?=
+CONFORMANCE_FLAGS ?=
+conformance: build osmium-deps
+	OSRM_FEATURES="$(OSRM_FEATURES)" python3 Tests/conformance/conformance.py --bin $(BIN) --out $(OUT)/conformance \
+	    $(if $(filter update,$(RATCHET)),--update-ratchet) $(CONFORMANCE_FLAGS)
 
 # The sharded workflow (pipelines/Snakefile) with Snakemake from a project-local venv.
 VENV_SCALE := .venv-scale
