@@ -18,6 +18,41 @@ public struct CarProfileSettings: Equatable, Sendable {
     /// Added for U-turns (OSRM `u_turn_penalty`).
     public var uTurnPenaltySeconds: Double
     public var drivingSide: DrivingSide
+    /// Where U-turns are allowed: at every node of the graph (OSRM), or only at dead ends.
+    public var uTurns: UTurnRule = .anywhere
+
+    /// Access values that open a way or node to cars (OSRM `access_tag_whitelist`); values in
+    /// none of the three lists open it too.
+    public var allowedAccessValues: Set<String> = []
+    /// Access values that allow cars only to reach a place on the road (destination, private…):
+    /// on a highway class such a road is used at `restrictedAccessPenaltySeconds` when entered
+    /// from a road without the restriction; on any other way, and on nodes, they count as denied
+    /// (ways) or passable (nodes), as in OSRM.
+    public var restrictedAccessValues: Set<String> = []
+    public var restrictedAccessPenaltySeconds: Double = 0
+    /// Speed of a way whose `highway=*` value is no class of `highwaySpeedsKmh` but whose access
+    /// tags allow cars (OSRM `default_speed`).
+    public var otherHighwaySpeedKmh: Double = 0
+    /// `route=ferry` and `route=shuttle_train` speeds when the way has no usable `duration`;
+    /// 0 leaves that route out.
+    public var ferrySpeedKmh: Double = 0
+    public var shuttleTrainSpeedKmh: Double = 0
+    /// `barrier=*` values cars pass (OSRM `barrier_whitelist`); every other value blocks.
+    public var passableBarriers: Set<String> = []
+    /// Vehicle dimensions checked against maxheight, maxwidth/width, maxlength, maxweight.
+    public var vehicleHeightM: Double = 0
+    public var vehicleWidthM: Double = 0
+    public var vehicleLengthM: Double = 0
+    public var vehicleWeightKg: Double = 0
+    /// Caps on speed by `surface=*`, `tracktype=*`, `smoothness=*` value (0: impassable).
+    public var surfaceSpeedsKmh: [String: Double] = [:]
+    public var tracktypeSpeedsKmh: [String: Double] = [:]
+    public var smoothnessSpeedsKmh: [String: Double] = [:]
+
+    public enum UTurnRule: String, Sendable {
+        case anywhere
+        case deadEnds
+    }
 
     public init(name: String, highwaySpeedsKmh: [RoadClass: Double], maxspeedFactor: Double,
                 deniedAccessValues: Set<String>, trafficSignalsDelaySeconds: Double, stopDelaySeconds: Double,
@@ -55,11 +90,32 @@ public struct CarProfileSettings: Equatable, Sendable {
         out += ",\"nodeDelaysSeconds\":{\"giveWay\":\(number(giveWayDelaySeconds)),\"stop\":\(number(stopDelaySeconds))"
         out += ",\"trafficSignals\":\(number(trafficSignalsDelaySeconds))}"
         out += ",\"turns\":{\"turnBias\":\(number(turnBias)),\"turnPenalty\":\(number(turnPenaltySeconds))"
-        out += ",\"uTurnPenalty\":\(number(uTurnPenaltySeconds))}}"
-        return out
+        out += ",\"uTurnPenalty\":\(number(uTurnPenaltySeconds)),\"uTurns\":" + jsonString(uTurns.rawValue) + "}"
+        out += ",\"allowedAccessValues\":" + list(allowedAccessValues)
+        out += ",\"restrictedAccessValues\":" + list(restrictedAccessValues)
+        out += ",\"restrictedAccessPenaltySeconds\":" + number(restrictedAccessPenaltySeconds)
+        out += ",\"otherHighwaySpeedKmh\":" + number(otherHighwaySpeedKmh)
+        out += ",\"routeSpeedsKmh\":{\"ferry\":\(number(ferrySpeedKmh)),\"shuttle_train\":\(number(shuttleTrainSpeedKmh))}"
+        out += ",\"passableBarriers\":" + list(passableBarriers)
+        out += ",\"vehicle\":{\"heightM\":\(number(vehicleHeightM)),\"lengthM\":\(number(vehicleLengthM))"
+        out += ",\"weightKg\":\(number(vehicleWeightKg)),\"widthM\":\(number(vehicleWidthM))}"
+        out += ",\"surfaceSpeedsKmh\":" + table(surfaceSpeedsKmh)
+        out += ",\"tracktypeSpeedsKmh\":" + table(tracktypeSpeedsKmh)
+        out += ",\"smoothnessSpeedsKmh\":" + table(smoothnessSpeedsKmh)
+        return out + "}"
     }
 
-    static let rulesVersion = 1
+    /// Version 2: barriers, the access lists and hierarchy by direction, ferries, physical
+    /// limits, surfaces, U-turns anywhere (issue 50's rules of the road).
+    static let rulesVersion = 2
+
+    private func list(_ values: Set<String>) -> String {
+        "[" + values.sorted().map(jsonString).joined(separator: ",") + "]"
+    }
+
+    private func table(_ values: [String: Double]) -> String {
+        "{" + values.keys.sorted().map { "\(jsonString($0)):\(number(values[$0]!))" }.joined(separator: ",") + "}"
+    }
 
     private func number(_ v: Double) -> String {
         // Integral values without ".0" so 110 and 110.0 hash alike; others shortest round-trip.

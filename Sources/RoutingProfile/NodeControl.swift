@@ -7,6 +7,9 @@ public struct NodeControl: OptionSet, Hashable, Sendable {
     public static let trafficSignals = NodeControl(rawValue: 1)
     public static let stop = NodeControl(rawValue: 2)
     public static let giveWay = NodeControl(rawValue: 4)
+    /// A barrier cars cannot pass (bollard, wall, a node closed by its access tags): routes
+    /// may reach it and turn back, never go through.
+    public static let barrier = NodeControl(rawValue: 8)
     public static let none: NodeControl = []
 
     /// The byte stored in tiles.
@@ -21,19 +24,42 @@ extension CarProfile {
     /// - `highway=stop` → stop sign; `highway=give_way` → give-way sign.
     /// Direction tags (`direction`, `traffic_signals:direction`) are not interpreted: the delay
     /// applies in both directions.
+    /// - a barrier (`isBarrier`).
     public func nodeControl(tags: [String: String]) -> NodeControl {
-        guard let highway = tags["highway"] else { return .none }
-        switch highway {
+        var control: NodeControl = isBarrier(tags: tags) ? .barrier : .none
+        switch tags["highway"] {
         case "traffic_signals":
-            return .trafficSignals
+            control.insert(.trafficSignals)
         case "stop":
-            return .stop
+            control.insert(.stop)
         case "give_way":
-            return .giveWay
+            control.insert(.giveWay)
         case "crossing" where tags["crossing"] == "traffic_signals" || tags["crossing:signals"] == "yes":
-            return .trafficSignals
+            control.insert(.trafficSignals)
         default:
-            return .none
+            break
+        }
+        return control
+    }
+
+    /// OSRM's car `process_node`: an access tag of the hierarchy (motorcar → motor_vehicle →
+    /// vehicle → access) decides when present: closed only when denied (restricted values such as
+    /// private pass). Otherwise `barrier=*` blocks unless its value is in `passableBarriers`,
+    /// with OSRM's exceptions: a rising bollard, a lowered or flush kerb or one on a crossing, an
+    /// audible fence; a height restrictor blocks when its maxheight is below the vehicle's.
+    public func isBarrier(tags: [String: String]) -> Bool {
+        if let access = tags["motorcar"] ?? tags["motor_vehicle"] ?? tags["vehicle"] ?? tags["access"] {
+            return accessVerdict(access) == .denied
+        }
+        guard let barrier = tags["barrier"] else { return false }
+        if barrier == "height_restrictor", let h = tags["maxheight"].flatMap(PhysicalLimit.metres),
+           h < settings.vehicleHeightM { return true }
+        if settings.passableBarriers.contains(barrier) { return false }
+        switch barrier {
+        case "bollard": return tags["bollard"] != "rising"
+        case "kerb": return !(tags["kerb"] == "lowered" || tags["kerb"] == "flush" || tags["highway"] == "crossing")
+        case "fence": return !(tags["sensory"] == "audible" || tags["sensory"] == "audio")
+        default: return true
         }
     }
 

@@ -17,8 +17,10 @@ struct ProfileJSONReader {
             throw fail("profile is not valid JSON: \(e.message) at byte \(e.offset)")
         }
         guard let top = root.objectValue else { throw fail("profile must be a JSON object") }
-        try onlyKnownKeys(top, ["name", "highwaySpeedsKmh", "maxspeedFactor", "deniedAccessValues",
-                                "nodeDelaysSeconds", "turns"], in: nil)
+        try onlyKnownKeys(top, ["name", "highwaySpeedsKmh", "otherHighwaySpeedKmh", "routeSpeedsKmh", "maxspeedFactor",
+                                "allowedAccessValues", "deniedAccessValues", "restrictedAccessValues",
+                                "restrictedAccessPenaltySeconds", "passableBarriers", "vehicle", "surfaceSpeedsKmh",
+                                "tracktypeSpeedsKmh", "smoothnessSpeedsKmh", "nodeDelaysSeconds", "turns"], in: nil)
 
         guard let name = try field(top, "name", in: nil).stringValue, !name.isEmpty else {
             throw fail("name must be a non-empty string")
@@ -28,7 +30,7 @@ struct ProfileJSONReader {
         var speeds: [RoadClass: Double] = [:]
         for (key, value) in speedsObject {
             guard let roadClass = RoadClass(highway: key) else {
-                throw fail("unknown highway class \"\(key)\" in highwaySpeedsKmh (known: \(RoadClass.allCases.map(\.osmValue).joined(separator: ", ")))")
+                throw fail("unknown highway class \"\(key)\" in highwaySpeedsKmh (known: \(RoadClass.highwayClasses.map(\.osmValue).joined(separator: ", ")))")
             }
             speeds[roadClass] = try number(value, at: "highwaySpeedsKmh.\(key)", unit: "km/h",
                                            minimum: 0, minimumIncluded: false, maximum: 300)
@@ -38,11 +40,7 @@ struct ProfileJSONReader {
         let factor = try number(field(top, "maxspeedFactor", in: nil), at: "maxspeedFactor", unit: "",
                                 minimum: 0, minimumIncluded: false, maximum: 2)
 
-        let deniedList = try field(top, "deniedAccessValues", in: nil).arrayValue ?? [.null]
-        let denied = deniedList.compactMap(\.stringValue)
-        guard denied.count == deniedList.count, denied.allSatisfy({ !$0.isEmpty }) else {
-            throw fail("deniedAccessValues must be an array of non-empty strings")
-        }
+        let denied = try strings(top, "deniedAccessValues")
 
         let delays = try object(top, "nodeDelaysSeconds", in: nil)
         try onlyKnownKeys(delays, ["trafficSignals", "stop", "giveWay"], in: "nodeDelaysSeconds")
@@ -52,13 +50,17 @@ struct ProfileJSONReader {
         }
 
         let turns = try object(top, "turns", in: nil)
-        try onlyKnownKeys(turns, ["turnPenalty", "turnBias", "uTurnPenalty", "drivingSide"], in: "turns")
+        try onlyKnownKeys(turns, ["turnPenalty", "turnBias", "uTurnPenalty", "uTurns", "drivingSide"], in: "turns")
         let sideValue = try field(turns, "drivingSide", in: "turns")
         guard let sideName = sideValue.stringValue, let side = DrivingSide(rawValue: sideName) else {
             throw fail("turns.drivingSide must be \"right\" or \"left\", got \(display(sideValue))")
         }
+        let uTurnValue = try field(turns, "uTurns", in: "turns")
+        guard let uTurnName = uTurnValue.stringValue, let uTurns = CarProfileSettings.UTurnRule(rawValue: uTurnName) else {
+            throw fail("turns.uTurns must be \"anywhere\" or \"deadEnds\", got \(display(uTurnValue))")
+        }
 
-        return CarProfileSettings(
+        var settings = CarProfileSettings(
             name: name, highwaySpeedsKmh: speeds, maxspeedFactor: factor, deniedAccessValues: Set(denied),
             trafficSignalsDelaySeconds: try delay("trafficSignals"), stopDelaySeconds: try delay("stop"),
             giveWayDelaySeconds: try delay("giveWay"),
@@ -69,6 +71,54 @@ struct ProfileJSONReader {
             uTurnPenaltySeconds: try number(field(turns, "uTurnPenalty", in: "turns"), at: "turns.uTurnPenalty", unit: "s",
                                             minimum: 0, minimumIncluded: true, maximum: 3600),
             drivingSide: side)
+        settings.uTurns = uTurns
+        settings.allowedAccessValues = Set(try strings(top, "allowedAccessValues"))
+        settings.restrictedAccessValues = Set(try strings(top, "restrictedAccessValues"))
+        settings.restrictedAccessPenaltySeconds = try number(field(top, "restrictedAccessPenaltySeconds", in: nil),
+                                                             at: "restrictedAccessPenaltySeconds", unit: "s",
+                                                             minimum: 0, minimumIncluded: true, maximum: 3600)
+        settings.otherHighwaySpeedKmh = try number(field(top, "otherHighwaySpeedKmh", in: nil), at: "otherHighwaySpeedKmh",
+                                                   unit: "km/h", minimum: 0, minimumIncluded: true, maximum: 300)
+        let routes = try object(top, "routeSpeedsKmh", in: nil)
+        try onlyKnownKeys(routes, ["ferry", "shuttle_train"], in: "routeSpeedsKmh")
+        settings.ferrySpeedKmh = try number(field(routes, "ferry", in: "routeSpeedsKmh"), at: "routeSpeedsKmh.ferry",
+                                            unit: "km/h", minimum: 0, minimumIncluded: true, maximum: 300)
+        settings.shuttleTrainSpeedKmh = try number(field(routes, "shuttle_train", in: "routeSpeedsKmh"),
+                                                   at: "routeSpeedsKmh.shuttle_train", unit: "km/h",
+                                                   minimum: 0, minimumIncluded: true, maximum: 300)
+        settings.passableBarriers = Set(try strings(top, "passableBarriers"))
+        let vehicle = try object(top, "vehicle", in: nil)
+        try onlyKnownKeys(vehicle, ["heightM", "widthM", "lengthM", "weightKg"], in: "vehicle")
+        func dimension(_ key: String, _ unit: String, _ maximum: Double) throws -> Double {
+            try number(field(vehicle, key, in: "vehicle"), at: "vehicle.\(key)", unit: unit,
+                       minimum: 0, minimumIncluded: true, maximum: maximum)
+        }
+        settings.vehicleHeightM = try dimension("heightM", "m", 20)
+        settings.vehicleWidthM = try dimension("widthM", "m", 20)
+        settings.vehicleLengthM = try dimension("lengthM", "m", 100)
+        settings.vehicleWeightKg = try dimension("weightKg", "kg", 200_000)
+        settings.surfaceSpeedsKmh = try speedTable(top, "surfaceSpeedsKmh")
+        settings.tracktypeSpeedsKmh = try speedTable(top, "tracktypeSpeedsKmh")
+        settings.smoothnessSpeedsKmh = try speedTable(top, "smoothnessSpeedsKmh")
+        return settings
+    }
+
+    private func strings(_ top: [String: JSONValue], _ key: String) throws -> [String] {
+        let list = try field(top, key, in: nil).arrayValue ?? [.null]
+        let values = list.compactMap(\.stringValue)
+        guard values.count == list.count, values.allSatisfy({ !$0.isEmpty }) else {
+            throw fail("\(key) must be an array of non-empty strings")
+        }
+        return values
+    }
+
+    /// An object of tag value → km/h in [0, 300] (0: impassable).
+    private func speedTable(_ top: [String: JSONValue], _ key: String) throws -> [String: Double] {
+        var table: [String: Double] = [:]
+        for (value, speed) in try object(top, key, in: nil) {
+            table[value] = try number(speed, at: "\(key).\(value)", unit: "km/h", minimum: 0, minimumIncluded: true, maximum: 300)
+        }
+        return table
     }
 
     private func path(_ key: String, _ parent: String?) -> String { parent.map { "\($0).\(key)" } ?? key }

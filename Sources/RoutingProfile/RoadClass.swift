@@ -1,5 +1,6 @@
-/// The drivable `highway=*` classes, with stable codes that routing tiles store in one byte.
-/// Codes are part of the tile format: never renumber, only append.
+/// The classes of routable ways, with stable codes that routing tiles store in one byte: the
+/// drivable `highway=*` classes, then ferries, shuttle trains, and any other `highway=*` value a
+/// way's access tags open to cars. Codes are part of the tile format: never renumber, only append.
 public enum RoadClass: UInt8, CaseIterable, Sendable {
     case motorway = 0
     case motorwayLink = 1
@@ -15,6 +16,18 @@ public enum RoadClass: UInt8, CaseIterable, Sendable {
     case residential = 11
     case livingStreet = 12
     case service = 13
+    /// `route=ferry`.
+    case ferry = 14
+    /// `route=shuttle_train` (car trains).
+    case shuttleTrain = 15
+    /// Any other `highway=*` value whose access tags allow cars (`highway=runway` + `access=yes`).
+    case otherHighway = 16
+
+    /// The classes named by a `highway=*` value, in code order: the keys of `highwaySpeedsKmh`.
+    public static let highwayClasses: [RoadClass] = allCases.filter { $0.rawValue <= RoadClass.service.rawValue }
+
+    /// Ferries and shuttle trains: the traveller rides, the mode is not driving.
+    public var isFerry: Bool { self == .ferry || self == .shuttleTrain }
 
     /// The OSM `highway=*` value.
     public var osmValue: String {
@@ -33,11 +46,14 @@ public enum RoadClass: UInt8, CaseIterable, Sendable {
         case .residential: return "residential"
         case .livingStreet: return "living_street"
         case .service: return "service"
+        case .ferry: return "ferry"
+        case .shuttleTrain: return "shuttle_train"
+        case .otherHighway: return "other"
         }
     }
 
-    /// The class of a `highway=*` value, or nil for values cars do not use (footway, track,
-    /// construction, road, …).
+    /// The class of a `highway=*` value among `highwayClasses`, or nil for other values
+    /// (footway, track, construction, road, …).
     public init?(highway value: String) {
         switch value {
         case "motorway": self = .motorway

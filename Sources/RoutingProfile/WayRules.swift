@@ -1,7 +1,8 @@
-/// What the car profile makes of a drivable way.
+/// What the car profile makes of a routable way.
 public struct WayAttributes: Equatable, Sendable {
     public var roadClass: RoadClass
-    /// km/h along the way's node order; 0 when that direction is not drivable.
+    /// km/h along the way's node order; 0 when that direction is not drivable. For a ferry with
+    /// a `duration`, the route speed until the tile builder knows the way's length.
     public var speedKmh: Double
     /// km/h against the way's node order; 0 when that direction is not drivable.
     public var speedBackwardKmh: Double
@@ -15,6 +16,14 @@ public struct WayAttributes: Equatable, Sendable {
     public var name: String
     /// `ref=*`, or "".
     public var ref: String
+    /// Only for reaching a place on it (access=destination, private, delivery, customers, or all
+    /// lanes HOV): entering it from a road without the restriction costs the profile's penalty.
+    public var restrictedForward = false
+    public var restrictedBackward = false
+    /// Whether a route may start or end on the way (not on ferries, nor on private service roads).
+    public var isStartpoint = true
+    /// Seconds to cross the whole way, from `duration=*` (ferries and shuttle trains).
+    public var durationSeconds: Double?
 
     public init(roadClass: RoadClass, speedKmh: Double, speedBackwardKmh: Double, forward: Bool, backward: Bool,
                 isRoundabout: Bool, name: String, ref: String) {
@@ -31,95 +40,174 @@ public struct WayAttributes: Equatable, Sendable {
 
 extension CarProfile {
     /// Cheap pre-filter before building a tag dictionary: whether ways with this `highway=*`
-    /// value can be drivable at all (the value names a class with a speed in this profile).
+    /// value are routable without any access tag (the value names a class with a speed).
     @inline(__always)
     public func mightBeDrivable(highwayValue: String) -> Bool {
         guard let roadClass = RoadClass(highway: highwayValue) else { return false }
         return classSpeedsKmh[Int(roadClass.rawValue)] > 0
     }
 
-    /// The way's attributes for cars, or nil when cars cannot use it. Rules, in order:
+    /// `highway=*` values that never carry cars, whatever their access tags (OSRM's `avoid`).
+    static let blockedHighways: Set<String> = ["steps", "construction", "proposed", "area"]
+
+    /// The way's attributes for cars, or nil when cars cannot use it. OSRM's car profile's
+    /// handlers, in its order (profiles/README.md tells each rule):
     ///
-    /// 1. `highway=*` must be a class of `highwaySpeedsKmh`; `area=yes` excludes the way.
-    /// 2. Access: the most specific of `motorcar`, `motor_vehicle`, `vehicle`, `access` that is
-    ///    present decides; a value in `deniedAccessValues` (default no, private, …) excludes the
-    ///    way, any other value allows it. So `access=no` + `motorcar=yes` is drivable and
-    ///    `access=yes` + `motor_vehicle=private` is not.
-    /// 3. Direction: the most specific of `oneway:motorcar`, `oneway:motor_vehicle`,
-    ///    `oneway:vehicle`, `oneway` decides: yes/1/true → forward only; -1/reverse → backward
-    ///    only; no/false/0 → both ways; reversible/alternating → excluded (time-dependent, cannot
-    ///    be routed safely); absent or other values → implied: motorway, motorway_link and
-    ///    `junction=roundabout`/`circular` are one-way forward, everything else two-way.
-    /// 4. Speed per direction: `maxspeed:forward` / `maxspeed:backward` when numeric, else
-    ///    `maxspeed` when numeric (see `Maxspeed.kmh`), times `maxspeedFactor`; otherwise the
-    ///    class speed. (Like OSRM: the tagged limit replaces the class speed; OSRM scales it by
-    ///    its `speed_reduction` 0.8, here `maxspeedFactor`, 1 by default.)
+    /// 1. blocked: `area=yes`, `highway=steps|construction|proposed`, `construction=*` other than
+    ///    no/widening/minor, `proposed=*`, `oneway=reversible`, `impassable=yes`,
+    ///    `status=impassable`, `service=emergency_access`;
+    /// 2. physical limits per direction against the profile's vehicle;
+    /// 3. access per direction: the hierarchy motorcar → motor_vehicle → vehicle → access, each
+    ///    with its `:forward`/`:backward` form first; lists (`yes;no`) take their most permissive
+    ///    value; restricted values (destination, private…) keep a highway class open at a penalty;
+    /// 4. oneway: `oneway:motorcar|motor_vehicle|vehicle`, then `oneway`; implied for motorways,
+    ///    roundabouts and circular junctions;
+    /// 5. ferries and shuttle trains (`route=*`) at their duration or route speed;
+    /// 6. speed: the class speed, or the profile's other-highway speed where access tags open an
+    ///    unknown `highway=*` value; capped by surface, tracktype and smoothness; replaced by a
+    ///    numeric maxspeed (advisory first) times `maxspeedFactor`; `oneway=alternating` at 40 %.
     public func evaluateWay(tags: [String: String]) -> WayAttributes? {
-        // One pass over the tags instead of ~16 hashed lookups: ways carry few tags, and
-        // comparing short keys is cheaper than hashing them.
-        var t = WayTags()
-        for (key, value) in tags { t.take(key, value) }
+        let highway = tags["highway"]
+        let route = tags["route"]
+        let s = settings
 
-        guard let highway = t.highway, let roadClass = RoadClass(highway: highway) else { return nil }
-        let classSpeed = classSpeedsKmh[Int(roadClass.rawValue)]
-        guard classSpeed > 0 else { return nil }
-        if t.area == "yes" { return nil }
-        if let access = t.motorcar ?? t.motorVehicle ?? t.vehicle ?? t.access,
-           settings.deniedAccessValues.contains(access) { return nil }
+        // 1. Blocked ways.
+        if tags["area"] == "yes" || tags["oneway"] == "reversible" || tags["impassable"] == "yes"
+            || tags["status"] == "impassable" || tags["service"] == "emergency_access" {
+            return nil
+        }
+        if let highway, Self.blockedHighways.contains(highway) { return nil }
+        if let c = tags["construction"], c != "no" && c != "widening" && c != "minor" { return nil }
 
-        let isRoundabout = t.junction == "roundabout" || t.junction == "circular"
-        var forward = true, backward = true
-        switch t.onewayMotorcar ?? t.onewayMotorVehicle ?? t.onewayVehicle ?? t.oneway {
-        case "yes", "1", "true":
-            backward = false
+        var roadClass: RoadClass
+        var ferrySpeed = 0.0
+        if route == "ferry" && s.ferrySpeedKmh > 0 {
+            roadClass = .ferry; ferrySpeed = s.ferrySpeedKmh
+        } else if route == "shuttle_train" && s.shuttleTrainSpeedKmh > 0 {
+            roadClass = .shuttleTrain; ferrySpeed = s.shuttleTrainSpeedKmh
+        } else if let highway, let c = RoadClass(highway: highway), classSpeedsKmh[Int(c.rawValue)] > 0 {
+            roadClass = c
+        } else if highway != nil {
+            roadClass = .otherHighway
+        } else {
+            return nil
+        }
+
+        // 2. Physical limits.
+        let height = directional(tags, ["maxheight:physical", "maxheight"])
+        let width = directional(tags, ["maxwidth:physical", "maxwidth", "width", "est_width"])
+        let length = directional(tags, ["maxlength"])
+        let weight = directional(tags, ["maxweightrating", "maxweight"])
+        let narrow = tags["narrow"] == "yes"
+        var forward = vehicleFits(height: height.forward, width: width.forward, narrow: narrow,
+                                  length: length.forward, weight: weight.forward)
+        var backward = vehicleFits(height: height.backward, width: width.backward, narrow: narrow,
+                                   length: length.backward, weight: weight.backward)
+
+        // 3. Access.
+        let access = directional(tags, ["motorcar", "motor_vehicle", "vehicle", "access"])
+        let forwardAccess = access.forward.map(accessVerdict)
+        let backwardAccess = access.backward.map(accessVerdict)
+        let restrictable = roadClass.rawValue <= RoadClass.service.rawValue || roadClass.isFerry
+        var attributes = WayAttributes(roadClass: roadClass, speedKmh: 0, speedBackwardKmh: 0, forward: false, backward: false,
+                                       isRoundabout: false, name: tags["name"] ?? "", ref: tags["ref"] ?? "")
+        func opens(_ verdict: AccessVerdict?, restricted: inout Bool) -> Bool {
+            switch verdict {
+            case .denied: return false
+            case .restricted:
+                restricted = true
+                return restrictable
+            default: return true
+            }
+        }
+        if !opens(forwardAccess, restricted: &attributes.restrictedForward) { forward = false }
+        if !opens(backwardAccess, restricted: &attributes.restrictedBackward) { backward = false }
+        if roadClass == .otherHighway {
+            // An unknown highway value carries cars only where an access tag says so.
+            if forwardAccess == nil { forward = false }
+            if backwardAccess == nil { backward = false }
+        }
+
+        // 4. Oneway.
+        let junction = tags["junction"]
+        attributes.isRoundabout = junction == "roundabout" || junction == "circular"
+        let oneway = tags["oneway:motorcar"] ?? tags["oneway:motor_vehicle"] ?? tags["oneway:vehicle"] ?? tags["oneway"]
+        switch oneway {
         case "-1", "reverse":
             forward = false
-        case "no", "false", "0":
-            break
-        case "reversible", "alternating":
-            return nil
+        case "yes", "1", "true":
+            backward = false
         default:
-            if isRoundabout || roadClass == .motorway || roadClass == .motorwayLink { backward = false }
+            let explicitlyTwoWay = oneway == "no" || oneway == "false" || oneway == "0"
+            if !explicitlyTwoWay && (roadClass == .motorway || attributes.isRoundabout) { backward = false }
         }
+        guard forward || backward else { return nil }
 
-        let both = t.maxspeed.flatMap(Maxspeed.kmh)
-        let forwardLimit = t.maxspeedForward.flatMap(Maxspeed.kmh) ?? both
-        let backwardLimit = t.maxspeedBackward.flatMap(Maxspeed.kmh) ?? both
-        let factor = settings.maxspeedFactor
-        return WayAttributes(roadClass: roadClass,
-                             speedKmh: forward ? forwardLimit.map { $0 * factor } ?? classSpeed : 0,
-                             speedBackwardKmh: backward ? backwardLimit.map { $0 * factor } ?? classSpeed : 0,
-                             forward: forward, backward: backward, isRoundabout: isRoundabout,
-                             name: t.name ?? "", ref: t.ref ?? "")
+        // 5–6. Speed.
+        var speed: Double
+        if roadClass.isFerry {
+            speed = ferrySpeed
+            if let d = tags["duration"].flatMap(Duration.seconds) { attributes.durationSeconds = max(d, 1) }
+            attributes.isStartpoint = false
+        } else {
+            speed = roadClass == .otherHighway ? s.otherHighwaySpeedKmh : classSpeedsKmh[Int(roadClass.rawValue)]
+            for (key, table) in [("surface", s.surfaceSpeedsKmh), ("tracktype", s.tracktypeSpeedsKmh),
+                                 ("smoothness", s.smoothnessSpeedsKmh)] {
+                if let v = tags[key], let cap = table[v] { speed = min(speed, cap) }
+            }
+        }
+        var forwardSpeed = speed, backwardSpeed = speed
+        if !roadClass.isFerry {
+            // The first numeric value, a directional one before its plain key: a symbolic
+            // `maxspeed:backward=DE:urban` leaves `maxspeed=80` in force.
+            func limit(_ direction: String) -> Double? {
+                for key in ["maxspeed:advisory", "maxspeed"] {
+                    if let v = (tags[key + ":" + direction].flatMap(Maxspeed.kmh) ?? tags[key].flatMap(Maxspeed.kmh)) { return v }
+                }
+                return nil
+            }
+            if let v = limit("forward") { forwardSpeed = v * s.maxspeedFactor }
+            if let v = limit("backward") { backwardSpeed = v * s.maxspeedFactor }
+            if oneway == "alternating" { forwardSpeed *= 0.4; backwardSpeed *= 0.4 }
+        }
+        attributes.forward = forward && forwardSpeed > 0
+        attributes.backward = backward && backwardSpeed > 0
+        guard attributes.forward || attributes.backward else { return nil }
+        attributes.speedKmh = attributes.forward ? forwardSpeed : 0
+        attributes.speedBackwardKmh = attributes.backward ? backwardSpeed : 0
+
+        if tags["hov"] == "designated" {
+            attributes.restrictedForward = true
+            attributes.restrictedBackward = true
+        }
+        let hovLanes = directional(tags, ["hov:lanes"])
+        if allLanesDesignated(hovLanes.forward) { attributes.restrictedForward = true }
+        if allLanesDesignated(hovLanes.backward) { attributes.restrictedBackward = true }
+        if !attributes.forward { attributes.restrictedForward = false }
+        if !attributes.backward { attributes.restrictedBackward = false }
+        if highway == "service", let a = access.forward, a == "private" { attributes.isStartpoint = false }
+        return attributes
     }
-}
 
-/// The tags `evaluateWay` reads, picked out of a way's tags in one pass.
-private struct WayTags {
-    var highway, area, junction, name, ref: String?
-    var access, vehicle, motorVehicle, motorcar: String?
-    var oneway, onewayVehicle, onewayMotorVehicle, onewayMotorcar: String?
-    var maxspeed, maxspeedForward, maxspeedBackward: String?
+    private func allLanesDesignated(_ lanes: String?) -> Bool {
+        guard let lanes else { return false }
+        return lanes.split(separator: "|", omittingEmptySubsequences: false).allSatisfy { $0 == "designated" }
+    }
 
-    @inline(__always) mutating func take(_ key: String, _ value: String) {
-        switch key {
-        case "highway": highway = value
-        case "name": name = value
-        case "ref": ref = value
-        case "oneway": oneway = value
-        case "maxspeed": maxspeed = value
-        case "access": access = value
-        case "junction": junction = value
-        case "area": area = value
-        case "motor_vehicle": motorVehicle = value
-        case "motorcar": motorcar = value
-        case "vehicle": vehicle = value
-        case "maxspeed:forward": maxspeedForward = value
-        case "maxspeed:backward": maxspeedBackward = value
-        case "oneway:vehicle": onewayVehicle = value
-        case "oneway:motor_vehicle": onewayMotorVehicle = value
-        case "oneway:motorcar": onewayMotorcar = value
-        default: break
+    /// OSRM's `get_forward_backward_by_set`: for each key in order, `key:forward` /
+    /// `key:backward` first, then `key` for a direction still without a value.
+    func directional(_ tags: [String: String], _ keys: [String]) -> (forward: String?, backward: String?) {
+        var forward: String?, backward: String?
+        for key in keys {
+            if forward == nil { forward = tags[key + ":forward"] }
+            if backward == nil { backward = tags[key + ":backward"] }
+            if forward == nil || backward == nil {
+                let common = tags[key]
+                if forward == nil { forward = common }
+                if backward == nil { backward = common }
+            }
+            if forward != nil && backward != nil { break }
         }
+        return (forward, backward)
     }
 }

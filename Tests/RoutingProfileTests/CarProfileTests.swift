@@ -68,26 +68,40 @@ final class CarProfileTests: XCTestCase {
     func testDefaultHashIsPinned() {
         XCTAssertEqual(CarProfile.embeddedDefault.hash.count, 64)
         XCTAssertEqual(CarProfile.embeddedDefault.settings.canonicalJSON,
-                       "{\"rules\":1,\"deniedAccessValues\":[\"agricultural\",\"emergency\",\"forestry\",\"no\",\"private\",\"psv\"],"
-                       + "\"drivingSide\":\"right\",\"highwaySpeedsKmh\":{\"motorway\":110,\"motorway_link\":110,\"trunk\":90,"
-                       + "\"trunk_link\":90,\"primary\":70,\"primary_link\":70,\"secondary\":60,\"secondary_link\":60,"
-                       + "\"tertiary\":50,\"tertiary_link\":50,\"unclassified\":40,\"residential\":30,\"living_street\":10,"
-                       + "\"service\":15},\"maxspeedFactor\":1,\"name\":\"car\",\"nodeDelaysSeconds\":{\"giveWay\":1,\"stop\":2,"
-                       + "\"trafficSignals\":2},\"turns\":{\"turnBias\":1.075,\"turnPenalty\":7.5,\"uTurnPenalty\":20}}")
+                       "{\"rules\":2,\"deniedAccessValues\":[\"agricultural\",\"bus\",\"customers\",\"delivery\",\"destination\","
+                       + "\"emergency\",\"emergency_vehicle\",\"foot\",\"forestry\",\"military\",\"minibus\",\"no\",\"official\","
+                       + "\"private\",\"psv\",\"restricted\",\"share_taxi\",\"taxi\"],\"drivingSide\":\"right\","
+                       + "\"highwaySpeedsKmh\":{\"motorway\":110,\"motorway_link\":55,\"trunk\":90,\"trunk_link\":45,\"primary\":70,"
+                       + "\"primary_link\":35,\"secondary\":60,\"secondary_link\":30,\"tertiary\":50,\"tertiary_link\":25,"
+                       + "\"unclassified\":40,\"residential\":30,\"living_street\":10,\"service\":15},\"maxspeedFactor\":1,"
+                       + "\"name\":\"car\",\"nodeDelaysSeconds\":{\"giveWay\":1,\"stop\":2,\"trafficSignals\":2},"
+                       + "\"turns\":{\"turnBias\":1.075,\"turnPenalty\":7.5,\"uTurnPenalty\":20,\"uTurns\":\"anywhere\"},"
+                       + "\"allowedAccessValues\":[\"designated\",\"hov\",\"motor_vehicle\",\"motorcar\",\"permissive\",\"vehicle\",\"yes\"],"
+                       + "\"restrictedAccessValues\":[\"customers\",\"delivery\",\"destination\",\"private\"],"
+                       + "\"restrictedAccessPenaltySeconds\":600,\"otherHighwaySpeedKmh\":10,"
+                       + "\"routeSpeedsKmh\":{\"ferry\":5,\"shuttle_train\":10},"
+                       + "\"passableBarriers\":[\"border_control\",\"cattle_grid\",\"entrance\",\"gate\",\"height_restrictor\","
+                       + "\"lift_gate\",\"no\",\"sally_port\",\"toll_booth\"],"
+                       + "\"vehicle\":{\"heightM\":2,\"lengthM\":4.8,\"weightKg\":2000,\"widthM\":1.9},"
+                       + "\"surfaceSpeedsKmh\":{\"bricks\":60,\"cement\":80,\"clay\":30,\"cobblestone\":30,\"compacted\":80,"
+                       + "\"dirt\":40,\"earth\":20,\"fine_gravel\":80,\"grass\":40,\"grass_paver\":40,\"gravel\":40,\"ground\":40,"
+                       + "\"metal\":60,\"mud\":10,\"paving_stones\":60,\"pebblestone\":40,\"rocky\":20,\"sand\":20,\"sett\":40,"
+                       + "\"stone\":20,\"tartan\":40,\"unpaved\":40,\"wood\":40},"
+                       + "\"tracktypeSpeedsKmh\":{\"grade1\":60,\"grade2\":40,\"grade3\":30,\"grade4\":25,\"grade5\":20},"
+                       + "\"smoothnessSpeedsKmh\":{\"bad\":40,\"horrible\":10,\"impassable\":0,\"intermediate\":80,"
+                       + "\"very_bad\":20,\"very_horrible\":5}}")
     }
 
     func testHashIgnoresFormattingAndKeyOrder() throws {
-        let reformatted = """
-        {"turns":{"drivingSide":"right","uTurnPenalty":20.0,"turnBias":1.0750,"turnPenalty":7.5},
-         "nodeDelaysSeconds":{"giveWay":1,"stop":2e0,"trafficSignals":2},
-         "deniedAccessValues":["psv","emergency","forestry","agricultural","private","no","no"],
-         "maxspeedFactor":1.0,
-         "highwaySpeedsKmh":{"service":15,"living_street":10,"residential":30,"unclassified":40,"tertiary_link":50,
-           "tertiary":50,"secondary_link":60,"secondary":60,"primary_link":70,"primary":70,"trunk_link":90,"trunk":90,
-           "motorway_link":110,"motorway":110.0},
-         "name":"car"}
-        """
-        let p = try CarProfile.load(path: try write(reformatted))
+        // The default file, keys sorted, whitespace gone, lists shuffled and repeated, 20 as 20.0.
+        let object = try JSONSerialization.jsonObject(with: Data(CarProfile.embeddedDefaultJSON.utf8)) as! [String: Any]
+        var reordered = object
+        reordered["deniedAccessValues"] = Array((object["deniedAccessValues"] as! [String]).reversed()) + ["no"]
+        reordered["passableBarriers"] = Array((object["passableBarriers"] as! [String]).reversed())
+        let compact = String(decoding: try JSONSerialization.data(withJSONObject: reordered, options: [.sortedKeys]), as: UTF8.self)
+            .replacingOccurrences(of: "\"uTurnPenalty\":20", with: "\"uTurnPenalty\":20.0")
+        XCTAssertNotEqual(compact, CarProfile.embeddedDefaultJSON)
+        let p = try CarProfile.load(path: try write(compact))
         XCTAssertEqual(p.hash, CarProfile.embeddedDefault.hash)
         XCTAssertEqual(p, CarProfile.embeddedDefault)
     }
@@ -99,7 +113,7 @@ final class CarProfileTests: XCTestCase {
         var s = base.settings; s.highwaySpeedsKmh[.primary] = 71; edits.append(s)
         s = base.settings; s.highwaySpeedsKmh[.service] = nil; edits.append(s)
         s = base.settings; s.maxspeedFactor = 0.8; edits.append(s)
-        s = base.settings; s.deniedAccessValues.insert("delivery"); edits.append(s)
+        s = base.settings; s.deniedAccessValues.insert("permit"); edits.append(s)
         s = base.settings; s.trafficSignalsDelaySeconds = 3; edits.append(s)
         s = base.settings; s.stopDelaySeconds = 3; edits.append(s)
         s = base.settings; s.giveWayDelaySeconds = 3; edits.append(s)
@@ -108,6 +122,12 @@ final class CarProfileTests: XCTestCase {
         s = base.settings; s.uTurnPenaltySeconds = 30; edits.append(s)
         s = base.settings; s.drivingSide = .left; edits.append(s)
         s = base.settings; s.name = "car-fast"; edits.append(s)
+        s = base.settings; s.uTurns = .deadEnds; edits.append(s)
+        s = base.settings; s.passableBarriers.remove("gate"); edits.append(s)
+        s = base.settings; s.restrictedAccessPenaltySeconds = 60; edits.append(s)
+        s = base.settings; s.vehicleHeightM = 3; edits.append(s)
+        s = base.settings; s.surfaceSpeedsKmh["mud"] = 5; edits.append(s)
+        s = base.settings; s.ferrySpeedKmh = 6; edits.append(s)
         for edit in edits { hashes.insert(CarProfile(settings: edit).hash) }
         XCTAssertEqual(hashes.count, edits.count + 1)
 
@@ -171,15 +191,20 @@ final class CarProfileTests: XCTestCase {
         XCTAssertEqual(loadError(edit("\"drivingSide\": \"right\"", "\"drivingSide\": \"middle\"")),
                        "turns.drivingSide must be \"right\" or \"left\", got \"middle\"")
         XCTAssertEqual(loadError(edit("\"turnBias\": 1.075,", "\"turnBias\": 1.075, \"turnBais\": 1,")),
-                       "unknown field \"turns.turnBais\" (known: turnPenalty, turnBias, uTurnPenalty, drivingSide)")
+                       "unknown field \"turns.turnBais\" (known: turnPenalty, turnBias, uTurnPenalty, uTurns, drivingSide)")
         XCTAssertEqual(loadError(edit("\"turnBias\": 1.075,", "")), "missing field \"turns.turnBias\"")
         XCTAssertEqual(loadError(edit("\"maxspeedFactor\": 1,", "")), "missing field \"maxspeedFactor\"")
         XCTAssertEqual(loadError(edit("\"maxspeedFactor\": 1,", "\"maxspeedFactor\": 1, \"extra\": 2,")),
-                       "unknown field \"extra\" (known: name, highwaySpeedsKmh, maxspeedFactor, deniedAccessValues, nodeDelaysSeconds, turns)")
+                       "unknown field \"extra\" (known: name, highwaySpeedsKmh, otherHighwaySpeedKmh, routeSpeedsKmh, maxspeedFactor, allowedAccessValues, deniedAccessValues, restrictedAccessValues, restrictedAccessPenaltySeconds, passableBarriers, vehicle, surfaceSpeedsKmh, tracktypeSpeedsKmh, smoothnessSpeedsKmh, nodeDelaysSeconds, turns)")
         XCTAssertEqual(loadError(edit("\"maxspeedFactor\": 1,", "\"maxspeedFactor\": 3,")),
                        "maxspeedFactor must be a number in (0, 2], got 3")
         XCTAssertEqual(loadError(edit("[\"no\",", "[1,")), "deniedAccessValues must be an array of non-empty strings")
+        XCTAssertEqual(loadError(edit("\"uTurns\": \"anywhere\"", "\"uTurns\": \"never\"")),
+                       "turns.uTurns must be \"anywhere\" or \"deadEnds\", got \"never\"")
+        XCTAssertEqual(loadError(edit("\"heightM\": 2.0", "\"heightM\": -1")), "vehicle.heightM must be a number of m in [0, 20], got -1")
+        XCTAssertEqual(loadError(edit("\"mud\": 10", "\"mud\": 400")), "surfaceSpeedsKmh.mud must be a number of km/h in [0, 300], got 400")
+        XCTAssertEqual(loadError(edit("\"ferry\": 5,", "")), "missing field \"routeSpeedsKmh.ferry\"")
         XCTAssertEqual(loadError(edit("\"name\": \"car\"", "\"name\": \"\"")), "name must be a non-empty string")
-        XCTAssertEqual(loadError(edit("\"turns\": {", "\"turns\": 5, \"x\": {")), "unknown field \"x\" (known: name, highwaySpeedsKmh, maxspeedFactor, deniedAccessValues, nodeDelaysSeconds, turns)")
+        XCTAssertEqual(loadError(edit("\"turns\": {", "\"turns\": 5, \"x\": {")), "unknown field \"x\" (known: name, highwaySpeedsKmh, otherHighwaySpeedKmh, routeSpeedsKmh, maxspeedFactor, allowedAccessValues, deniedAccessValues, restrictedAccessValues, restrictedAccessPenaltySeconds, passableBarriers, vehicle, surfaceSpeedsKmh, tracktypeSpeedsKmh, smoothnessSpeedsKmh, nodeDelaysSeconds, turns)")
     }
 }

@@ -8,12 +8,14 @@ final class WayRulesTests: XCTestCase {
 
     func testClassSpeedsAndCodes() {
         let expected: [(String, Double, UInt8)] = [
-            ("motorway", 110, 0), ("motorway_link", 110, 1), ("trunk", 90, 2), ("trunk_link", 90, 3),
-            ("primary", 70, 4), ("primary_link", 70, 5), ("secondary", 60, 6), ("secondary_link", 60, 7),
-            ("tertiary", 50, 8), ("tertiary_link", 50, 9), ("unclassified", 40, 10), ("residential", 30, 11),
+            ("motorway", 110, 0), ("motorway_link", 55, 1), ("trunk", 90, 2), ("trunk_link", 45, 3),
+            ("primary", 70, 4), ("primary_link", 35, 5), ("secondary", 60, 6), ("secondary_link", 30, 7),
+            ("tertiary", 50, 8), ("tertiary_link", 25, 9), ("unclassified", 40, 10), ("residential", 30, 11),
             ("living_street", 10, 12), ("service", 15, 13),
         ]
-        XCTAssertEqual(RoadClass.allCases.count, expected.count)
+        XCTAssertEqual(RoadClass.highwayClasses.count, expected.count)
+        XCTAssertEqual(RoadClass.allCases.map(\.rawValue), Array(0...16), "codes are never renumbered")
+        XCTAssertEqual([RoadClass.ferry, .shuttleTrain, .otherHighway].map(\.rawValue), [14, 15, 16])
         for (highway, speed, code) in expected {
             let a = way(["highway": highway, "oneway": "no"])
             XCTAssertEqual(a?.roadClass.rawValue, code, highway)
@@ -82,12 +84,14 @@ final class WayRulesTests: XCTestCase {
         for v in ["yes", "1", "true"] { XCTAssertEqual(directions(["highway": "residential", "oneway": v]), "F-", v) }
         for v in ["-1", "reverse"] { XCTAssertEqual(directions(["highway": "residential", "oneway": v]), "-B", v) }
         for v in ["no", "false", "0"] { XCTAssertEqual(directions(["highway": "motorway", "oneway": v]), "FB", v) }
-        for v in ["reversible", "alternating"] { XCTAssertNil(directions(["highway": "primary", "oneway": v]), v) }
+        XCTAssertNil(directions(["highway": "primary", "oneway": "reversible"]), "changes direction twice a day: not routed")
+        XCTAssertEqual(directions(["highway": "primary", "oneway": "alternating"]), "FB", "both ways, at 40 % of the speed")
+        XCTAssertEqual(way(["highway": "primary", "oneway": "alternating"])?.speedKmh, 28)
         XCTAssertEqual(directions(["highway": "residential"]), "FB")
         XCTAssertEqual(directions(["highway": "residential", "oneway": "unknown"]), "FB")
         // Implied one-ways.
         XCTAssertEqual(directions(["highway": "motorway"]), "F-")
-        XCTAssertEqual(directions(["highway": "motorway_link"]), "F-")
+        XCTAssertEqual(directions(["highway": "motorway_link"]), "FB", "links are one-way only when tagged (as OSRM)")
         XCTAssertEqual(directions(["highway": "trunk"]), "FB")
         XCTAssertEqual(directions(["highway": "tertiary", "junction": "roundabout"]), "F-")
         XCTAssertEqual(directions(["highway": "tertiary", "junction": "circular"]), "F-")
@@ -109,9 +113,9 @@ final class WayRulesTests: XCTestCase {
 
     func testAccessMostSpecificTagWins() {
         XCTAssertNil(way(["highway": "residential", "access": "no"]))
-        XCTAssertNil(way(["highway": "residential", "access": "private"]))
+        XCTAssertEqual(way(["highway": "residential", "access": "private"])?.restrictedForward, true, "private: at a penalty")
         XCTAssertNil(way(["highway": "residential", "motor_vehicle": "no"]))
-        XCTAssertNil(way(["highway": "residential", "motorcar": "private"]))
+        XCTAssertNil(way(["highway": "footway", "motorcar": "private"]), "restricted values open highway classes only")
         XCTAssertNil(way(["highway": "residential", "vehicle": "no"]))
         XCTAssertNotNil(way(["highway": "residential", "access": "no", "motorcar": "yes"]))
         XCTAssertNotNil(way(["highway": "residential", "access": "no", "motor_vehicle": "yes"]))
