@@ -16,15 +16,48 @@ public final class RouteService {
     /// A failed request, as OSRM spells it.
     public typealias Failure = QueryFailure
 
-    /// Snaps every waypoint, or fails with NoSegment naming the first that has no road.
-    public func phantoms(_ request: RouteRequest) throws -> [Phantom] {
-        try request.coordinates.enumerated().map { i, c in
+    /// Snaps every waypoint, or fails with NoSegment naming the first that has no road: the
+    /// nearest road of each, and where that lies on a tiny component, the nearest road on a
+    /// component that is not (`Snapper`), as `alternatives[i]` (nil when there is none).
+    public func phantomChoices(_ request: RouteRequest) throws -> (nearest: [Phantom], alternatives: [Phantom?]?) {
+        var nearest: [Phantom] = []
+        nearest.reserveCapacity(request.coordinates.count)
+        var alternatives: [Phantom?]?
+        for (i, c) in request.coordinates.enumerated() {
             let bearing = request.bearings.isEmpty ? nil : request.bearings[i]
             let radius = request.radiuses.isEmpty ? nil : request.radiuses[i]
-            guard let p = snap(lon: c.lon, lat: c.lat, radius: radius, bearing: bearing) else {
+            guard let (n, main) = snapper.snapPhantoms(lon: c.lon, lat: c.lat, radiusMeters: radius, bearing: bearing) else {
                 throw Failure(code: "NoSegment", message: "Could not find a matching segment for coordinate \(i)")
             }
-            return p
+            nearest.append(n)
+            if let main {
+                if alternatives == nil { alternatives = [Phantom?](repeating: nil, count: request.coordinates.count) }
+                alternatives?[i] = main
+            }
+        }
+        return (nearest, alternatives)
+    }
+
+    /// Snaps every waypoint and runs `body` on the end points: the nearest road of each, but
+    /// where that lies on a tiny component and a road on a big one is within reach, that road
+    /// (OSRM's fallback to the big component; tables snap the same way, so a route and a table
+    /// cell agree). In a graph with no big component the nearest road always wins.
+    func withPhantoms<T>(_ request: RouteRequest, _ body: ([Phantom]) throws -> T) throws -> T {
+        let (nearest, alternatives) = try phantomChoices(request)
+        guard let alternatives else { return try body(nearest) }
+        return try body(zip(nearest, alternatives).map { $1 ?? $0 })
+    }
+
+    /// The end points a route between the waypoints uses (`withPhantoms`).
+    public func phantoms(_ request: RouteRequest) throws -> [Phantom] {
+        try withPhantoms(request) { $0 }
+    }
+
+    /// The end points a route between the waypoints uses (`withPhantoms`), or NoRoute.
+    public func routedPhantoms(_ request: RouteRequest) throws -> [Phantom] {
+        try withPhantoms(request) { ps in
+            _ = try legs(ps, algorithm: request.algorithm, continueStraight: request.continueStraight)
+            return ps
         }
     }
 
@@ -51,7 +84,10 @@ public final class RouteService {
     /// Duration (s) and distance (m) only: what batch and table answers need, with no geometry.
     public func summary(_ request: RouteRequest) throws -> (duration: Double, distance: Double, weight: Double) {
         if let problem = request.validationProblem() { throw Failure(code: "InvalidInput", message: problem) }
-        let ps = try phantoms(request)
+        return try withPhantoms(request) { ps in try summary(request, phantoms: ps) }
+    }
+
+    private func summary(_ request: RouteRequest, phantoms ps: [Phantom]) throws -> (duration: Double, distance: Double, weight: Double) {
         var duration = 0.0, distance = 0.0
         guard request.algorithm == .ch else {
             for (leg, (a, b)) in zip(try legs(ps, algorithm: request.algorithm, continueStraight: request.continueStraight), zip(ps, ps.dropFirst())) {
@@ -85,23 +121,25 @@ public final class RouteService {
     /// Travel time (s) alone: CH distance queries between the waypoints, no path.
     public func duration(_ request: RouteRequest) throws -> Double {
         if let problem = request.validationProblem() { throw Failure(code: "InvalidInput", message: problem) }
-        let ps = try phantoms(request)
-        var total: UInt64 = 0
-        for (a, b) in zip(ps, ps.dropFirst()) {
-            guard let w = search.weight(from: a, to: b, algorithm: request.algorithm) else {
-                throw Failure(code: "NoRoute", message: "Impossible route between points")
+        return try withPhantoms(request) { ps in
+            var total: UInt64 = 0
+            for (a, b) in zip(ps, ps.dropFirst()) {
+                guard let w = search.weight(from: a, to: b, algorithm: request.algorithm) else {
+                    throw Failure(code: "NoRoute", message: "Impossible route between points")
+                }
+                total += w
             }
-            total += w
+            return Double(total) / 10
         }
-        return Double(total) / 10
     }
 
     /// The full OSRM route response, or the failure that stopped it.
     public func routes(_ request: RouteRequest) throws(QueryFailure) -> RouteResponse {
         do {
             if let problem = request.validationProblem() { throw Failure(code: "InvalidInput", message: problem) }
-            let ps = try phantoms(request)
-            let legs = try legs(ps, algorithm: request.algorithm, continueStraight: request.continueStraight)
+            let (ps, legs): ([Phantom], [LegSearch.Leg]) = try withPhantoms(request) { ps in
+                (ps, try self.legs(ps, algorithm: request.algorithm, continueStraight: request.continueStraight))
+            }
             let assembly = RouteAssembly(data: data, steps: steps, request: request)
             var routes = [assembly.route(legs: legs, phantoms: ps)]
             if request.alternatives > 0 && legs.count == 1 && request.algorithm == .ch {

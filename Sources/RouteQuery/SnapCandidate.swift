@@ -27,8 +27,8 @@ public struct SnapCandidate: Equatable, Sendable {
     /// direction is not drivable or was rejected by the bearing filter.
     public var forwardRank: UInt32
     public var backwardRank: UInt32
-    /// Strongly connected component of the usable directions (the smaller id); 0 is the main
-    /// network, from which (almost) everything else can be reached.
+    /// Strongly connected component of the usable directions (the smaller id); components are
+    /// numbered by size, largest first: 0 is the main network.
     public var component: UInt32
 
     public init(edge: Int, segment: Int, fraction: Double, lon: Double, lat: Double, distanceMeters: Double,
@@ -95,31 +95,33 @@ protocol SnapCollector {
     mutating func offer(_ hit: SnapHit)
 }
 
-/// The nearest hit, plus the nearest on component 0 while the main-component rule could
-/// still choose one.
+/// The nearest hit, plus the nearest on a component that is not tiny (id below `firstTiny`)
+/// while the tiny-component rule could still choose one.
 struct NearestAndMainCollector: SnapCollector {
     let limit: Double
     let radius: Double?
     let searchMain: Bool
+    let firstTiny: UInt32
     var nearest: SnapHit?
     var main: SnapHit?
 
-    init(limit: Double, radius: Double?, searchMain: Bool) {
+    init(limit: Double, radius: Double?, searchMain: Bool, firstTiny: UInt32) {
         self.limit = limit
         self.radius = radius
         self.searchMain = searchMain
+        self.firstTiny = firstTiny
     }
 
     var usefulDistance: Double {
         guard let n = nearest else { return limit }
-        guard searchMain, n.component != 0 else { return n.distance }
+        guard searchMain, n.component >= firstTiny, firstTiny > 0 else { return n.distance }
         let reach = Snapper.mainComponentReach(nearestMeters: n.distance, radiusMeters: radius, limit: limit)
         return max(n.distance, min(main?.distance ?? .infinity, reach))
     }
 
     mutating func offer(_ hit: SnapHit) {
         if nearest.map({ hit.isBetter(than: $0) }) ?? true { nearest = hit }
-        if hit.component == 0, main.map({ hit.isBetter(than: $0) }) ?? true { main = hit }
+        if hit.component < firstTiny, main.map({ hit.isBetter(than: $0) }) ?? true { main = hit }
     }
 }
 

@@ -13,12 +13,15 @@ import OffgridCore
 /// Closest points are found in a local equirectangular projection around the query; the
 /// distance reported is then the haversine one, so it agrees with the tiles' lengths.
 ///
-/// Main component: if the nearest usable road lies on a small strongly connected component
-/// (a car park loop, a road cut off by the extract border), routes from or to it mostly fail.
-/// `snap` then takes the nearest road on the main network (component 0) instead, provided it
-/// is not much farther: within the radius when one is given, otherwise no more than
-/// `max(1000 m, 3 × nearest distance)` beyond the nearest (and within the 5 km cap). OSRM
-/// returns both phantoms and lets routing pick; `nearestAndMain` gives callers that pair.
+/// Tiny components (OSRM's rule): the nearest usable road wins, unless its strongly connected
+/// component is tiny (fewer than `smallComponentSize` edge-based nodes: a car park loop, a
+/// one-way dead end, a road cut off by the extract border) while the graph has a component that
+/// is not. Then the nearest road on a component that is not tiny is found too, provided it is
+/// not much farther: within the radius when one is given, otherwise no more than
+/// `max(1000 m, 3 × nearest distance)` beyond the nearest (and within the 5 km cap).
+/// `nearestAndMain` gives callers that pair and a route decides between them
+/// (`RouteService.phantomChoices`); `snap` takes the big component's road. In a graph with no
+/// component of that size (a small extract) every component is tiny and the nearest road wins.
 ///
 /// Not thread-safe: a Snapper keeps per-query scratch (the set of edges already tested) so a
 /// query allocates nothing once that set has grown to the largest query's size. Use one
@@ -31,6 +34,8 @@ public final class Snapper {
     public static let mainComponentExtraMeters = 1_000.0
     /// …or this many times the nearest distance farther, whichever allows more.
     public static let mainComponentExtraFactor = 3.0
+    /// A component with fewer edge-based nodes than this is tiny (OSRM's `small_component_size`).
+    public static let smallComponentSize = 1000
 
     public let file: GraphFile
     public let edgeCount: Int
@@ -44,6 +49,9 @@ public final class Snapper {
     let gridMinLatE7: Int64, gridMinLonE7: Int64, cellE7: Int64
     let cellEdgeBox: UnsafeBufferPointer<UInt16>
     let rows: Int, columns: Int
+    /// The first tiny component: components are numbered by size, largest first, so a
+    /// component is tiny when its id is at least this (0 when every component is tiny).
+    public let firstTinyComponent: UInt32
 
     /// Edges already tested in the current query (an edge is listed in every cell it crosses).
     private let tested = EdgeVisitSet()
@@ -75,6 +83,13 @@ public final class Snapper {
         gridMinLatE7 = Int64(file.scalar(.gridMinLatE7))
         gridMinLonE7 = Int64(file.scalar(.gridMinLonE7))
         self.cellE7 = Int64(cellE7)
+        let sizes: UnsafeBufferPointer<UInt32> = file.array(.componentSizes)
+        var lo = 0, hi = sizes.count   // sizes are non-increasing: the first below the bar
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(sizes[mid]) < Self.smallComponentSize { hi = mid } else { lo = mid + 1 }
+        }
+        firstTinyComponent = UInt32(min(lo, Int(UInt16.max)))
         func bad(_ what: String) -> InputError { InputError(file: file.path, "snapping: \(what)") }
         guard cellE7 > 0, rows > 0, columns > 0, rows <= Int(Int32.max) / columns else { throw bad("bad grid \(columns) × \(rows) of \(cellE7)") }
         guard cells.index.count == FlagWords.count(slots: rows * columns), let total = cells.first.last, Int(total) == cellEdges.count
@@ -98,14 +113,25 @@ public final class Snapper {
     /// `snap`'s answer as a route's end point: the same road and point, without the segment's
     /// bearing (which only nearest answers show).
     public func snapPhantom(lon: Double, lat: Double, radiusMeters: Double? = nil, bearing: (degrees: Double, range: Double)? = nil) -> Phantom? {
-        guard let (nearest, main) = nearestAndMainHits(lon: lon, lat: lat, radiusMeters: radiusMeters, bearing: bearing,
-                                                       searchMainComponent: true) else { return nil }
-        return phantom(main ?? nearest)
+        guard let (nearest, main) = snapPhantoms(lon: lon, lat: lat, radiusMeters: radiusMeters, bearing: bearing) else { return nil }
+        return main ?? nearest
     }
 
-    /// The nearest usable road, and, when that is not on the main network, the nearest one that
-    /// is and that the main-component rule accepts (nil if none). With `searchMainComponent`
-    /// false only the nearest is searched.
+    /// Both end points a route may use: the nearest road, and the nearest on a component that is
+    /// not tiny when the nearest one's is (nil otherwise, or when none lies within reach).
+    public func snapPhantoms(lon: Double, lat: Double, radiusMeters: Double? = nil, bearing: (degrees: Double, range: Double)? = nil)
+        -> (nearest: Phantom, main: Phantom?)? {
+        guard let (nearest, main) = nearestAndMainHits(lon: lon, lat: lat, radiusMeters: radiusMeters, bearing: bearing,
+                                                       searchMainComponent: true) else { return nil }
+        return (phantom(nearest), main.map(phantom))
+    }
+
+    /// Whether a component (a `SnapCandidate.component`) is tiny: under `smallComponentSize`.
+    @inline(__always) public func isTiny(component: UInt32) -> Bool { component >= firstTinyComponent }
+
+    /// The nearest usable road, and, when that is on a tiny component, the nearest one that is
+    /// not and that the reach rule accepts (nil if none). With `searchMainComponent` false only
+    /// the nearest is searched.
     public func nearestAndMain(lon: Double, lat: Double, radiusMeters: Double? = nil, bearing: (degrees: Double, range: Double)? = nil,
                                searchMainComponent: Bool = true) -> (nearest: SnapCandidate, main: SnapCandidate?)? {
         guard let (nearest, main) = nearestAndMainHits(lon: lon, lat: lat, radiusMeters: radiusMeters, bearing: bearing,
@@ -116,11 +142,12 @@ public final class Snapper {
     private func nearestAndMainHits(lon: Double, lat: Double, radiusMeters: Double?, bearing: (degrees: Double, range: Double)?,
                                     searchMainComponent: Bool) -> (nearest: SnapHit, main: SnapHit?)? {
         guard let query = SnapQuery(lon: lon, lat: lat, radiusMeters: radiusMeters, bearing: bearing) else { return nil }
-        var collector = NearestAndMainCollector(limit: query.limit, radius: radiusMeters, searchMain: searchMainComponent)
+        var collector = NearestAndMainCollector(limit: query.limit, radius: radiusMeters, searchMain: searchMainComponent,
+                                                firstTiny: firstTinyComponent)
         search(query, into: &collector)
         guard let nearest = collector.nearest else { return nil }
         var main: SnapHit?
-        if searchMainComponent, nearest.component != 0, let m = collector.main,
+        if searchMainComponent, nearest.component >= firstTinyComponent, let m = collector.main,
            m.distance <= Self.mainComponentReach(nearestMeters: nearest.distance, radiusMeters: radiusMeters, limit: query.limit) {
             main = m
         }

@@ -31,7 +31,7 @@ final class RouteServiceTests: XCTestCase {
         for i in stride(from: 0, to: points.count - 3, by: 4) {
             var request = RouteRequest(coordinates: Array(points[i..<(i + 2 + i % 3)]))
             request.continueStraight = i % 8 == 0
-            guard let summary = try? service.summary(request), let ps = try? service.phantoms(request),
+            guard let summary = try? service.summary(request), let ps = try? service.routedPhantoms(request),
                   let legs = try? service.legs(ps, algorithm: .ch, continueStraight: request.continueStraight) else { continue }
             var duration = 0.0, distance = 0.0
             for (leg, (a, b)) in zip(legs, zip(ps, ps.dropFirst())) {
