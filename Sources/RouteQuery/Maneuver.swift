@@ -2,20 +2,30 @@
 public enum ManeuverType: String {
     case depart, arrive, turn, newName = "new name", `continue`, merge, onRamp = "on ramp", offRamp = "off ramp"
     case fork, endOfRoad = "end of road", roundabout, exitRoundabout = "exit roundabout"
+    /// A large named roundabout (OSRM's rotary: one name of its own, no road at it of that name,
+    /// a radius over 15 m), entered and left.
+    case rotary, exitRotary = "exit rotary"
+
+    /// Entering a roundabout or rotary (the step that counts exits).
+    public var entersRoundabout: Bool { self == .roundabout || self == .rotary }
+    /// Leaving one.
+    public var exitsRoundabout: Bool { self == .exitRoundabout || self == .exitRotary }
 }
 
 public enum ManeuverModifier: String {
     case uturn, sharpRight = "sharp right", right, slightRight = "slight right", straight
     case slightLeft = "slight left", left, sharpLeft = "sharp left"
 
-    /// From a turn angle: 0 straight, positive to the right, ±180 back.
+    /// From a turn angle: 0 straight, positive to the right, ±180 back. OSRM's bands
+    /// (`getTurnDirection`, on its angle 180 − this): straight up to 20°, slight to 40°, plain
+    /// to 120°, sharp beyond, a U-turn only straight back (within half a degree).
     public init(angle: Double) {
         let a = abs(angle)
         switch a {
-        case ..<20: self = .straight
-        case ..<55: self = angle > 0 ? .slightRight : .slightLeft
-        case ..<130: self = angle > 0 ? .right : .left
-        case ..<170: self = angle > 0 ? .sharpRight : .sharpLeft
+        case ...20: self = .straight
+        case ...40: self = angle > 0 ? .slightRight : .slightLeft
+        case ...120: self = angle > 0 ? .right : .left
+        case ..<179.5: self = angle > 0 ? .sharpRight : .sharpLeft
         default: self = .uturn
         }
     }

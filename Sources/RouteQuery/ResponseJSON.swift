@@ -111,6 +111,7 @@ extension RouteStepResponse {
         out.string(name)
         out.raw(",\"ref\":")
         out.string(ref)
+        if let rotaryName { out.raw(",\"rotary_name\":"); out.string(rotaryName) }
         if let voiceInstructions { out.raw(",\"voiceInstructions\":"); writeArray(voiceInstructions, to: &out) { $0.writeJSON(to: &$1) } }
         out.raw(",\"weight\":")
         out.double(weight)

@@ -144,8 +144,10 @@ struct RouteAssembly {
         } else {
             stepGeometry = geometry(legPoints.lat[step.pointee.points], legPoints.lon[step.pointee.points])
         }
-        return RouteStepResponse(distance: round1(meters), duration: round1(seconds), weight: round1(seconds),
-                                 name: step.pointee.name, ref: step.pointee.ref, geometry: stepGeometry, maneuver: maneuver,
-                                 intersection: intersection)
+        var response = RouteStepResponse(distance: round1(meters), duration: round1(seconds), weight: round1(seconds),
+                                         name: step.pointee.name, ref: step.pointee.ref, geometry: stepGeometry, maneuver: maneuver,
+                                         intersection: intersection)
+        if let rotaryName = step.pointee.rotaryName { response.rotaryName = rotaryName }
+        return response
     }
 }

@@ -107,6 +107,8 @@ public struct RouteStepResponse: Encodable, Sendable {
     /// The maneuver's intersection: the one a step lists (the junctions passed on the way are
     /// not), kept as a value rather than in a one-element array allocated per step.
     public var intersection: RouteIntersection
+    /// A rotary's own name, on the step entering it (OSRM's `rotary_name`).
+    public var rotaryName: String?
     /// Only when asked for (absent otherwise, so plain responses keep their bytes).
     public var voiceInstructions: [VoiceInstruction]?
     public var bannerInstructions: [BannerInstruction]?
@@ -118,6 +120,7 @@ public struct RouteStepResponse: Encodable, Sendable {
         case distance, duration, weight, name, ref, mode, geometry, maneuver, intersections
         case voiceInstructions, bannerInstructions
         case drivingSide = "driving_side"
+        case rotaryName = "rotary_name"
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -134,6 +137,7 @@ public struct RouteStepResponse: Encodable, Sendable {
         try c.encode(intersections, forKey: .intersections)
         try c.encodeIfPresent(voiceInstructions, forKey: .voiceInstructions)
         try c.encodeIfPresent(bannerInstructions, forKey: .bannerInstructions)
+        try c.encodeIfPresent(rotaryName, forKey: .rotaryName)
     }
 }
 

@@ -21,6 +21,8 @@ public struct RouteStep {
     public var intersectionBearings = IntersectionBearings()
     public var intersectionIn: Int?
     public var intersectionOut: Int?
+    /// A rotary's own name (OSRM's `rotary_name`), on its entry step.
+    public var rotaryName: String?
 }
 
 /// Turns driven pieces into OSRM-style steps: a new step where the driver must act (a turn at a
@@ -51,6 +53,8 @@ struct StepBuilder {
         steps[0].intersectionOut = 0
         var exitsPassed = 0
         var roundaboutStep: Int?
+        // The first and last roundabouts' own names, for trimming (the steps take their exits').
+        var firstRing: RingName?, lastRing: RingName?
         // The current step's points: from its first piece's first point to its last piece's last
         // (pieces share their junction points, so a step's points are one run of the leg's).
         var stepStart = start
@@ -74,10 +78,19 @@ struct StepBuilder {
                 // The step before the new one ends where the new one starts.
                 finish(steps.count - 2, through: pieces[i - 1].points.upperBound)
                 stepStart = piece.points.lowerBound
-                if type == .roundabout { roundaboutStep = steps.count - 1 }
-                if type == .exitRoundabout, let r = roundaboutStep {
-                    // The roundabout step's instruction names the exit taken.
+                if type.entersRoundabout {
+                    roundaboutStep = steps.count - 1
+                    if type == .rotary { steps[steps.count - 1].rotaryName = steps[steps.count - 1].name }
+                    let ring = RingName(step: steps.count - 1, name: steps[steps.count - 1].name, ref: steps[steps.count - 1].ref)
+                    if firstRing == nil { firstRing = ring }
+                    lastRing = ring
+                }
+                if type.exitsRoundabout, let r = roundaboutStep {
+                    // The roundabout step's instruction names the exit taken, and the step the
+                    // road it leads to (as OSRM names it).
                     steps[r].exit = exitsPassed + 1
+                    steps[r].name = steps[steps.count - 1].name
+                    steps[r].ref = steps[steps.count - 1].ref
                     exitsPassed = 0
                     roundaboutStep = nil
                 }
@@ -85,10 +98,10 @@ struct StepBuilder {
             meters += piece.meters
             seconds += piece.seconds
         }
-        // Roundabout left at the destination: still say which exit.
-        if let r = roundaboutStep { steps[r].exit = exitsPassed + 1 }
+        // A roundabout the destination lies in is not left: no exit (OSRM's `exit` undefined).
         let last = pieces[pieces.count - 1]
         finish(steps.count - 1, through: last.points.upperBound)
+        trimZeroLengthEnds(&steps, firstRing: firstRing, lastRing: lastRing)
         let arriveBearing = segmentBearing(points, last.points, fromStart: false) ?? data.bearingArriving(last.edge, last.direction)
         var arrive = RouteStep(type: .arrive, modifier: nil, bearingBefore: arriveBearing.rounded(), bearingAfter: 0,
                                location: arriveLocation, exit: nil, name: steps[steps.count - 1].name, ref: steps[steps.count - 1].ref)
@@ -96,6 +109,58 @@ struct StepBuilder {
         arrive.intersectionIn = 0
         steps.append(arrive)
         return steps
+    }
+
+    /// OSRM's trimming of a waypoint on a node shared by several roads, where the route may
+    /// start or end on a road it does not drive: a first step of at most `trimMeters` before
+    /// another step is dropped (the next one departs), and so is a last one after another step
+    /// (the arrival is on the road before it). Their metres and seconds go to the step kept.
+    /// With the last step an exit from a roundabout, the roundabout is not left: it keeps its
+    /// own name and has no exit. `steps` has no arrival yet.
+    static let trimMeters = 1.0
+
+    struct RingName {
+        let step: Int
+        let name: String
+        let ref: String
+    }
+
+    private func trimZeroLengthEnds(_ steps: inout [RouteStep], firstRing: RingName?, lastRing: RingName?) {
+        var shift = 0
+        if steps.count >= 2, steps[0].meters <= Self.trimMeters {
+            let dropped = steps.removeFirst()
+            shift = 1
+            steps[0].points = dropped.points.lowerBound..<steps[0].points.upperBound
+            steps[0].meters += dropped.meters
+            steps[0].seconds += dropped.seconds
+            if steps[0].type.entersRoundabout, let ring = firstRing, ring.step == 1 {
+                steps[0].name = ring.name
+                steps[0].ref = ring.ref
+            }
+            steps[0].type = .depart
+            steps[0].modifier = nil
+            steps[0].exit = nil
+            steps[0].bearingBefore = 0
+            if let out = steps[0].intersectionOut, out < steps[0].intersectionBearings.count {
+                steps[0].intersectionBearings = [steps[0].intersectionBearings[out]]
+            } else {
+                steps[0].intersectionBearings = [Int(steps[0].bearingAfter) % 360]
+            }
+            steps[0].intersectionIn = nil
+            steps[0].intersectionOut = 0
+        }
+        let n = steps.count
+        if n >= 2, steps[n - 1].meters <= Self.trimMeters {
+            let dropped = steps.removeLast()
+            steps[n - 2].points = steps[n - 2].points.lowerBound..<dropped.points.upperBound
+            steps[n - 2].meters += dropped.meters
+            steps[n - 2].seconds += dropped.seconds
+            if dropped.type.exitsRoundabout, steps[n - 2].type.entersRoundabout, let ring = lastRing, ring.step - shift == n - 2 {
+                steps[n - 2].exit = nil
+                steps[n - 2].name = ring.name
+                steps[n - 2].ref = ring.ref
+            }
+        }
     }
 
     /// The step that starts at junction `j` between two pieces, appended to `steps` (built
@@ -126,10 +191,12 @@ struct StepBuilder {
         let isHighway = StepJunction.isHighway, isLink = StepJunction.isLink
         var type: ManeuverType?
         if toRoundabout {
-            type = .roundabout
-            exitsPassed = 0
+            type = isRotary(ringAt: node) ? .rotary : .roundabout
+            // An exit at the entry node itself counts when it lies right of the way into the
+            // ring (passed after entering it, in right-hand traffic), as OSRM counts.
+            exitsPassed = roundaboutExits(at: node, except: a.edge, rightOf: angle, arriving: arriving, bearings: endBearings)
         } else if inRoundabout {
-            type = .exitRoundabout
+            type = isRotary(ringAt: node) ? .exitRotary : .exitRoundabout
         } else if isLink(classB) && !isLink(classA) && !isHighway(classA) {
             type = .onRamp
         } else if isHighway(classA) && isLink(classB) {
@@ -170,15 +237,75 @@ struct StepBuilder {
         return type
     }
 
-    /// Roads a driver could leave the roundabout by at `node`: drivable directions leaving the
-    /// node that are not part of the roundabout (entry-only roads do not count, as drivers count).
-    private func roundaboutExits(at node: Int) -> Int {
-        var exits = 0
-        for i in Int(data.nodeFirstEnd[node])..<Int(data.nodeFirstEnd[node + 1]) {
+    /// Whether `node` is an exit of the roundabout passed through it, as OSRM counts them: one
+    /// per node with a drivable road leaving the roundabout (entry-only roads do not count), but
+    /// not when every such road is of low priority (service roads) while the roundabout is not.
+    private func roundaboutExits(at node: Int, except arrivedOn: Int = -1, rightOf ringAngle: Double = 0, arriving: Double = 0,
+                                 bearings: UnsafeBufferPointer<Double>? = nil) -> Int {
+        var exit = false, lowPriorityExit = false, lowPriorityRing = false
+        let first = Int(data.nodeFirstEnd[node])
+        for i in first..<Int(data.nodeFirstEnd[node + 1]) {
             let ed = Int(data.nodeEnds[i])
-            if data.edgeDirectionRank[ed] != UInt32.max && data.edges[ed >> 1].flags & EdgeFlags.roundabout == 0 { exits += 1 }
+            guard ed >> 1 != arrivedOn else { continue }
+            if let bearings, data.edges[ed >> 1].flags & EdgeFlags.roundabout == 0,
+               turnAngle(arriving: arriving, leaving: bearings[i - first]) <= ringAngle { continue }
+            let edge = data.edges[ed >> 1]
+            if edge.flags & EdgeFlags.roundabout != 0 {
+                if Self.isLowPriority(edge.roadClass) { lowPriorityRing = true }
+            } else if data.edgeDirectionRank[ed] != UInt32.max {
+                if Self.isLowPriority(edge.roadClass) { lowPriorityExit = true } else { exit = true }
+            }
         }
-        return exits
+        return exit || (lowPriorityExit && lowPriorityRing) ? 1 : 0
+    }
+
+    /// Service roads (and other highway values opened to cars): OSRM's low-priority classes.
+    static func isLowPriority(_ roadClass: UInt8) -> Bool { roadClass == 13 || roadClass == 16 }
+
+    /// OSRM's rotary: a roundabout whose ring has one name of its own that no road at it bears,
+    /// with a radius (its length over 2π) above 15 m. Walks the ring from `node` (a node on it),
+    /// its length and names from the edge records; a ring that does not close is a roundabout.
+    static let rotaryRadiusMeters = 15.0
+
+    private func isRotary(ringAt node: Int) -> Bool {
+        var ringName: UInt32 = 0
+        var lengthCm = 0.0
+        var current = node
+        for _ in 0..<256 {
+            var next = -1
+            for i in Int(data.nodeFirstEnd[current])..<Int(data.nodeFirstEnd[current + 1]) {
+                let ed = Int(data.nodeEnds[i])
+                let edge = data.edges[ed >> 1]
+                guard edge.flags & EdgeFlags.roundabout != 0, data.edgeDirectionRank[ed] != UInt32.max else { continue }
+                if next >= 0 { return false }   // a fork in the ring
+                if edge.name != 0 {
+                    if ringName != 0 && ringName != edge.name { return false }
+                    ringName = edge.name
+                }
+                lengthCm += Double(edge.lengthCm)
+                next = data.endNode(ed >> 1, ed & 1)
+            }
+            guard next >= 0 else { return false }
+            current = next
+            if current == node { break }
+        }
+        guard current == node, ringName != 0, lengthCm / 100 / (2 * .pi) > Self.rotaryRadiusMeters else { return false }
+        // No road at the ring of its name (walked again: only large named rings get here).
+        for _ in 0..<256 {
+            var next = -1
+            for i in Int(data.nodeFirstEnd[current])..<Int(data.nodeFirstEnd[current + 1]) {
+                let ed = Int(data.nodeEnds[i])
+                let edge = data.edges[ed >> 1]
+                if edge.flags & EdgeFlags.roundabout == 0 {
+                    if edge.name == ringName { return false }
+                } else if data.edgeDirectionRank[ed] != UInt32.max {
+                    next = data.endNode(ed >> 1, ed & 1)
+                }
+            }
+            current = next
+            if current == node || current < 0 { break }
+        }
+        return true
     }
 
     /// Turn angles of the drivable ways out of `node` other than `chosen` and the way back

@@ -102,12 +102,13 @@ final class InstructionsTests: XCTestCase {
             ["In 200 meters, enter the roundabout and take the 2nd exit onto Zollstrasse.", "Enter the roundabout and take the 2nd exit onto Zollstrasse."],
             ["Exit the roundabout onto Zollstrasse."],
             ["Keep left onto Rheindamm."],
-            ["In 200 meters, make a U-turn onto Neugutweg.", "Make a U-turn onto Neugutweg, then your destination will be on the left."],
+            ["In 200 meters, turn sharp left onto Neugutweg.", "Turn sharp left onto Neugutweg, then your destination will be on the left."],
             ["You have arrived at your destination, on the left."],
             [],
         ])
         XCTAssertEqual(s[1].bannerInstructions?.first?.primary.degrees, 300)
-        XCTAssertEqual(s[4].bannerInstructions?.first?.primary.modifier, "uturn")
+        // OSRM's bands: a turn short of straight back is sharp, not a U-turn.
+        XCTAssertEqual(s[4].bannerInstructions?.first?.primary.modifier, "sharp left")
     }
 
     func testContinueOnTheSameRoadAndLongStretches() throws {
@@ -131,9 +132,12 @@ final class InstructionsTests: XCTestCase {
 
     func testUnnamedRoundabout() throws {
         let s = try steps((9.5053, 47.0725), (9.4928, 47.0674))
-        XCTAssertEqual(announcements(s)[0], ["Head southwest on Gagoz.", "In 200 meters, enter the roundabout and take the 2nd exit.",
-                                             "Enter the roundabout and take the 2nd exit."])
-        XCTAssertEqual(s[0].bannerInstructions?.first?.primary.text, "Exit 2")
+        // The destination lies at the exit: the zero-length exit step is trimmed (OSRM), so the
+        // roundabout is only entered, with no exit to take.
+        XCTAssertNil(s[1].maneuver.exit)
+        XCTAssertEqual(announcements(s)[0], ["Head southwest on Gagoz.", "In 200 meters, enter the roundabout.",
+                                             "Enter the roundabout."])
+        XCTAssertEqual(s[0].bannerInstructions?.first?.primary.text, "Enter the roundabout")
     }
 
     /// Every maneuver type and modifier on 600 random routes: announcements ordered, within the

@@ -10,7 +10,7 @@ struct BannerBuilder {
 
     func primary() -> BannerText {
         var components: [BannerComponent] = []
-        if phrase.type == .roundabout, let exit = phrase.exit {
+        if phrase.type.entersRoundabout, let exit = phrase.exit {
             components += [BannerComponent(text: "Exit", type: .exit), BannerComponent(text: String(exit), type: .exitNumber)]
         }
         let road = roadComponents()
@@ -23,12 +23,12 @@ struct BannerBuilder {
         let modifier: String?
         switch phrase.type {
         case .arrive: modifier = phrase.side
-        case .roundabout: modifier = (overallModifier ?? phrase.modifier)?.rawValue
+        case .roundabout, .rotary: modifier = (overallModifier ?? phrase.modifier)?.rawValue
         default: modifier = phrase.modifier?.rawValue
         }
         return BannerText(text: components.map(\.text).joined(separator: " "), components: components,
                           type: phrase.type.rawValue, modifier: modifier,
-                          degrees: phrase.type == .roundabout ? degrees : nil, drivingSide: "right")
+                          degrees: phrase.type.entersRoundabout ? degrees : nil, drivingSide: "right")
     }
 
     /// "A13 / Hauptstrasse": every ref as an icon, then a delimiter and the name.

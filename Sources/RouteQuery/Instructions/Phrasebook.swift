@@ -45,8 +45,17 @@ enum Phrasebook {
         case (.roundabout, _): return Row(unnamed: "Enter the roundabout and take the {nth} exit",
                                           named: "Enter the roundabout and take the {nth} exit onto {road}")
         case (.exitRoundabout, _): return Row(unnamed: "Exit the roundabout", named: "Exit the roundabout onto {road}")
+        case (.rotary, _): return Row(unnamed: "Enter the traffic circle and take the {nth} exit",
+                                      named: "Enter the traffic circle and take the {nth} exit onto {road}")
+        case (.exitRotary, _): return Row(unnamed: "Exit the traffic circle", named: "Exit the traffic circle onto {road}")
         case (.arrive, _): return Row(unnamed: "You have arrived at {goal}", named: "You have arrived at {goal}")
         }
+    }
+
+    /// Entering a roundabout or rotary that is not left before the destination.
+    static func enterOnly(_ type: ManeuverType) -> Row {
+        type == .rotary ? Row(unnamed: "Enter the traffic circle", named: "Enter the traffic circle")
+            : Row(unnamed: "Enter the roundabout", named: "Enter the roundabout")
     }
 
     /// Ramps and forks without a road name of their own say where they lead instead.
