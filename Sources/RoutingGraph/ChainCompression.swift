@@ -16,9 +16,14 @@ public enum ChainCompression {
 
         var isVia = [Bool](repeating: false, count: n)
         g.nodeOsmId.withUnsafeBufferPointer { ids in
+            // Every node a restriction turns at stays a junction: the via node, or each node where
+            // a via way meets the from way, the next via way or the to way (so that the merged
+            // edges of a via path begin and end where the restriction's ways do).
             for r in g.restrictions {
-                let v = lowerBound(ids, r.viaNodeOsmId)
-                if v < n, ids[v] == r.viaNodeOsmId { isVia[v] = true }
+                for id in r.nodeOsmIds {
+                    let v = lowerBound(ids, id)
+                    if v < n, ids[v] == id { isVia[v] = true }
+                }
             }
         }
 

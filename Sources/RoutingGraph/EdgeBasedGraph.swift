@@ -18,6 +18,11 @@ public struct EdgeBasedGraph {
     public var arcs = ArcArrays()
     /// Turns removed by restrictions, and U-turns allowed (dead ends only).
     public var restrictedTurns = 0
+    /// Restrictions not applied: conditional ones, and those that name ways or nodes the graph lacks.
+    public var skippedRestrictions = 0
+    /// Nodes from here on are copies made for via-way restrictions (`applyViaWayRestrictions`):
+    /// each drives the same edge direction as an original node below it.
+    public var firstCopy = 0
     public var uTurns = 0
 
     public var nodeCount: Int { edgeDirectionOfNode.count }
@@ -48,14 +53,9 @@ public struct EdgeBasedGraph {
         let n = g.nodeCount
         let (first, ends) = g.edgeEnds()
 
-        // Restrictions by via node.
-        var restrictionsAt: [UInt32: [RoutingTile.Restriction]] = [:]
-        g.nodeOsmId.withUnsafeBufferPointer { ids in
-            for r in g.restrictions {
-                let v = lowerBound(ids, r.viaNodeOsmId)
-                if v < n, ids[v] == r.viaNodeOsmId { restrictionsAt[UInt32(v), default: []].append(r) }
-            }
-        }
+        // Restrictions resolved to edge directions (`TurnRestrictionRules`).
+        let rules = TurnRestrictionRules(g, first: first, ends: ends) { [nodeOfEdgeDirection] in nodeOfEdgeDirection[Int($0)] != UInt32.max }
+        skippedRestrictions = rules.conditional + rules.unresolved
 
         var arriving: [UInt32] = [], leaving: [UInt32] = []  // edge directions 2e + d
         for v in 0..<n {
@@ -70,20 +70,16 @@ public struct EdgeBasedGraph {
             }
             let roads = Int(first[v + 1] - first[v])
             let delay = profile.nodeDelaySeconds(NodeControl(rawValue: g.nodeControl[v]))
-            let restrictions = restrictionsAt[UInt32(v)] ?? []
+            let restricted = rules.atNode[v]
             for a in arriving {
                 let ea = Int(a >> 1)
-                let fromWay = a & 1 == 0 ? g.edgeWayAtEnd[ea] : g.edgeWayAtStart[ea]
                 let arrivingBearing = Double(a & 1 == 0 ? g.edgeBearingEnd[ea] : (g.edgeBearingStart[ea] + 1800) % 3600) / 10
                 let hasOtherExit = leaving.contains { $0 != a ^ 1 }
-                let only = restrictions.filter { $0.fromWayId == fromWay && RestrictionKind(rawValue: $0.code)?.isOnly == true }
                 for b in leaving {
                     let eb = Int(b >> 1)
                     let isUTurn = b == a ^ 1
                     if isUTurn && hasOtherExit { continue }
-                    let toWay = b & 1 == 0 ? g.edgeWayAtStart[eb] : g.edgeWayAtEnd[eb]
-                    if !restrictions.isEmpty,
-                       Self.forbidden(fromWay: fromWay, toWay: toWay, isUTurn: isUTurn, restrictions: restrictions, only: only) {
+                    if restricted && rules.forbids(a, b) {
                         restrictedTurns += 1
                         continue
                     }
@@ -101,20 +97,6 @@ public struct EdgeBasedGraph {
                 }
             }
         }
-    }
-
-    /// Whether OSM turn restrictions at this node forbid going from `fromWay` to `toWay`.
-    /// A restriction from a way back onto itself concerns only the U-turn.
-    static func forbidden(fromWay: Int64, toWay: Int64, isUTurn: Bool, restrictions: [RoutingTile.Restriction],
-                          only: [RoutingTile.Restriction]) -> Bool {
-        for r in restrictions where r.fromWayId == fromWay && r.toWayId == toWay {
-            guard RestrictionKind(rawValue: r.code)?.isOnly == false else { continue }
-            if r.fromWayId == r.toWayId && !isUTurn { continue }
-            return true
-        }
-        if !only.isEmpty {
-            return !only.contains { $0.toWayId == toWay && ($0.fromWayId != $0.toWayId || isUTurn == ($0.code == RestrictionKind.onlyUTurn.rawValue)) }
-        }
-        return false
+        applyViaWayRestrictions(rules)
     }
 }

@@ -27,6 +27,8 @@ public struct GraphBuild {
         public var compressedNodes = 0, compressedEdges = 0
         public var edgeBasedNodes = 0, edgeBasedEdges = 0
         public var restrictions = 0, restrictedTurns = 0, uTurns = 0
+        /// Edge-based nodes copied for via-way restrictions; restrictions not applied (conditional, unresolved).
+        public var restrictionCopies = 0, skippedRestrictions = 0
         public var shortcuts = 0, components = 0, mainComponentShare = 0.0
         /// Ranks in the core table (0 when it is empty).
         public var coreRanks = 0
@@ -72,6 +74,8 @@ public struct GraphBuild {
         summary.edgeBasedNodes = eb.nodeCount
         summary.edgeBasedEdges = eb.arcs.tails.count
         summary.restrictedTurns = eb.restrictedTurns
+        summary.restrictionCopies = eb.nodeCount - eb.firstCopy
+        summary.skippedRestrictions = eb.skippedRestrictions
         summary.uTurns = eb.uTurns
         stage("turns")
 
@@ -117,6 +121,8 @@ public struct GraphBuild {
             // u16: components past 65,534 (tiny islands) share the last id; routes between them fail anyway.
             rankComponent[r] = UInt16(min(component[v], UInt32(UInt16.max)))
         }
+        // Copies made for via-way restrictions drive their original's edge direction.
+        let copyRanks = (eb.firstCopy..<eb.nodeCount).map { rank[$0] }.sorted()
         let grid = SegmentGrid(g)
         stage("index")
 
@@ -154,6 +160,7 @@ public struct GraphBuild {
         w.add(.stringOffsets, stringOffsets)
         w.add(.stringBytes, stringBytes)
         w.add(.rankEdgeDirection, rankEdgeDirection)
+        w.add(.rankCopies, copyRanks)
         w.add(.componentSizes, sizes.map { UInt32($0) })
         let components = RankComponents.compact(rankComponent)
         w.add(.rankComponentIndex, components.index)

@@ -13,7 +13,10 @@ public enum GraphFileFormat {
     /// where they fit (`EdgeShapes`). 6 since 2026-11-29: no weight per rank (readers derive it
     /// from the edge record) and components only for the ranks outside the main one. 5 since 2026-11-28: the core may be uncontracted, its arcs the graph that remained, not an
     /// up-down hierarchy, so readers must not search through it but use its table.)
-    public static let version: UInt32 = 9
+    /// 10 since 2026-12: via-way turn restrictions copy edge-based nodes, so several ranks may
+    /// drive one edge direction; section rankCopies lists the copies (the other ranks stay one
+    /// to one with their edge directions).
+    public static let version: UInt32 = 10
     public static let alignment = 64
     public static let sectionEntrySize = 32
 
@@ -45,6 +48,9 @@ public enum GraphFileFormat {
         // its edge record, and id 53 each rank's component; until version 3, id 51 held
         // edgeDirectionRank, the inverse of rankEdgeDirection: now built at open, `GraphFile`.)
         case rankEdgeDirection = 50, componentSizes = 54, rankComponentIndex = 55, rankMinorComponent
+        // The ranks that are copies of another rank's edge direction, made for via-way turn
+        // restrictions, strictly increasing (since version 10).
+        case rankCopies = 57
         // The contraction hierarchy's upward graph (ranks), in the search layout of
         // `CHGraphView`: chArcs holds one `CHArc` (two u32) per arc; chShortcutIndex and
         // chShortcutMiddle (since 2026-11-27; three bytes a middle since version 9 where every

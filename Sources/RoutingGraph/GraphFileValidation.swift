@@ -149,19 +149,33 @@ extension GraphFile {
         }
     }
 
-    /// Each rank is a distinct edge direction (building `edgeDirectionRank`, its inverse) whose
+    /// Each rank but the copies (section rankCopies) is a distinct edge direction (building
+    /// `edgeDirectionRank`, its inverse; each copy drives one of theirs) whose
     /// weight, derived from its edge record, is defined and in range; components in range.
     private func checkRanks() throws {
         let rankEdge: UnsafeBufferPointer<UInt32> = array(.rankEdgeDirection)
+        let copies: UnsafeBufferPointer<UInt32> = array(.rankCopies)
         let edgeRank = edgeDirectionRanks.words
+        for i in copies.indices where copies[i] >= rankEdge.count || (i > 0 && copies[i] <= copies[i - 1]) {
+            throw Damage(message: "section rankCopies entry \(i) (\(copies[i])) is not an increasing rank below \(rankEdge.count)")
+        }
+        var nextCopy = 0
         for (rank, ed) in rankEdge.enumerated() {
             guard Int(ed) < edgeRank.count else {
                 throw Damage(message: "section rankEdgeDirection entry \(rank) is \(ed), not below \(edgeRank.count) edge directions")
+            }
+            // A copy drives its original's edge direction; the inverse maps that to the original.
+            if nextCopy < copies.count && Int(copies[nextCopy]) == rank {
+                nextCopy += 1
+                continue
             }
             guard edgeRank[Int(ed)] == UInt32.max else {
                 throw Damage(message: "section rankEdgeDirection entry \(rank) (\(ed)) repeats entry \(edgeRank[Int(ed)])")
             }
             edgeRank[Int(ed)] = UInt32(truncatingIfNeeded: rank)
+        }
+        for c in copies where edgeRank[Int(rankEdge[Int(c)])] == UInt32.max {
+            throw Damage(message: "section rankCopies names rank \(c), a copy of edge direction \(rankEdge[Int(c)]) that no other rank drives")
         }
         // Edge after edge (one pass in file order, not a record per rank): a rank's edge direction
         // must have a speed, and a weight queries can add exactly.

@@ -19,7 +19,7 @@ public struct RoadNetwork {
     public var strings: [String] = [""]
 
     public var restrictions: [RestrictionRecord] = []
-    /// Restrictions that could not be kept (via ways, missing members), for the summary.
+    /// Restriction relations that could not be kept (missing or contradictory members), for the summary.
     public var restrictionsSkipped = 0
 
     /// Newest object timestamp seen (seconds), for the data version when the header has none.
@@ -47,16 +47,28 @@ public struct WayRecord {
     public var ref: Int32
 }
 
-/// A turn restriction in OSM terms: from way, via node, to way.
+/// A turn restriction in OSM terms: from way, via node or via ways (in order), to way. A relation
+/// with several `from` ways (`no_entry`) or `to` ways (`no_exit`) gives one record per way.
 public struct RestrictionRecord: Equatable {
     public var relationId: Int64
     public var fromWayId: Int64
     public var viaNodeId: Int64
     public var toWayId: Int64
     public var code: UInt8
+    /// The via node; 0 when the restriction goes through via ways.
 }
 
 /// Binary search over a sorted array: the first index whose value is not below `key`.
+    /// The via ways in driving order, empty for a via-node restriction.
+    public var viaWayIds: [Int64] = []
+    /// The condition of a `restriction:conditional` relation, "" when it always applies.
+    public var condition: String = ""
+
+    public init(relationId: Int64, fromWayId: Int64, viaNodeId: Int64, toWayId: Int64, code: UInt8,
+                viaWayIds: [Int64] = [], condition: String = "") {
+        self.relationId = relationId; self.fromWayId = fromWayId; self.viaNodeId = viaNodeId; self.toWayId = toWayId
+        self.code = code; self.viaWayIds = viaWayIds; self.condition = condition
+    }
 @inlinable public func lowerBound(_ a: UnsafeBufferPointer<Int64>, _ key: Int64) -> Int {
     var lo = 0, hi = a.count
     while lo < hi {

@@ -152,23 +152,33 @@ struct WayPassResult {
             let roles = (from: block.stringIndex(of: "from"), via: block.stringIndex(of: "via"), to: block.stringIndex(of: "to"))
             block.forEachRelation { rel in
                 guard rel.tags.value(forKey: typeKey) == restrictionValue,
-                      let kind = profile.evaluateRestriction(tags: tagDictionary(block, rel.tags)) else { return }
-                var from: [Int64] = [], via: [Int64] = [], to: [Int64] = [], viaWays = 0
+                      let verdict = profile.evaluateRestrictionRelation(tags: tagDictionary(block, rel.tags)) else { return }
+                var from: [Int64] = [], via: [Int64] = [], to: [Int64] = [], viaWays: [Int64] = []
                 rel.forEachMember { type, id, role in
                     switch (type, role) {
                     case (.way, roles.from): from.append(id)
                     case (.way, roles.to): to.append(id)
                     case (.node, roles.via): via.append(id)
-                    case (.way, roles.via): viaWays += 1
+                    case (.way, roles.via): viaWays.append(id)
                     default: break
                     }
                 }
-                guard from.count == 1, to.count == 1, via.count == 1, viaWays == 0 else {
+                // One via: a node, or ways in order. Several from ways only for no_entry, several
+                // to ways only for no_exit (as OSRM): each gives one record.
+                let kind = verdict.kind
+                guard !from.isEmpty, !to.isEmpty, (via.count == 1 && viaWays.isEmpty) || (via.isEmpty && !viaWays.isEmpty),
+                      from.count == 1 || (kind == .noEntry && to.count == 1),
+                      to.count == 1 || (kind == .noExit && from.count == 1) else {
                     restrictionsSkipped += 1
                     return
                 }
-                restrictions.append(RestrictionRecord(relationId: rel.id, fromWayId: from[0], viaNodeId: via[0],
-                                                      toWayId: to[0], code: kind.code))
+                for f in from {
+                    for t in to {
+                        restrictions.append(RestrictionRecord(relationId: rel.id, fromWayId: f, viaNodeId: via.first ?? 0,
+                                                              toWayId: t, code: kind.code, viaWayIds: viaWays,
+                                                              condition: verdict.condition))
+                    }
+                }
             }
         }
     }

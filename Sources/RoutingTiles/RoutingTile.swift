@@ -21,7 +21,7 @@ public struct RoutingTile: Equatable {
     public var shapeLonE7: [Int32] = []
     /// Names and refs; entry 0 is "".
     public var strings: [String] = [""]
-    /// Turn restrictions whose via node is in this tile, sorted by (via, from, to).
+    /// Turn restrictions whose (first) via node is in this tile, sorted by `Restriction.precedes`.
     public var restrictions: [Restriction] = []
 
     public init(tileId: UInt32, gridDegrees: Double, profileHash: String) {
@@ -77,15 +77,45 @@ public struct RoutingTile: Equatable {
         }
     }
 
+    /// A turn restriction: from a way, through a via node or one or more via ways, onto a way.
     public struct Restriction: Equatable {
-        public var viaNodeOsmId: Int64
+        /// The nodes where the restriction turns, in driving order: the via node alone; or, for
+        /// via ways, the node where the from way meets the first via way, then where each via way
+        /// meets the next, and last where the last via way meets the to way (`viaWayIds.count + 1`
+        /// nodes). Each is an end of the ways it joins. The restriction is stored in the tile of the first.
+        public var nodeOsmIds: [Int64]
         public var fromWayId: Int64
+        /// The via ways in driving order; empty for a via-node restriction.
+        public var viaWayIds: [Int64]
         public var toWayId: Int64
-        /// `RestrictionCode` raw value (no_left_turn … only_u_turn).
+        /// `RestrictionKind` raw value (no_left_turn … only_u_turn, any other no_* / only_*).
         public var code: UInt8
+        /// The condition of a `restriction:conditional` relation (e.g. `Mo-Fr 07:00-10:30`), "" for
+        /// one that always applies. Kept for a time-aware build; route-graph skips conditional ones.
+        public var condition: String
 
-        public init(viaNodeOsmId: Int64, fromWayId: Int64, toWayId: Int64, code: UInt8) {
-            self.viaNodeOsmId = viaNodeOsmId; self.fromWayId = fromWayId; self.toWayId = toWayId; self.code = code
+        public init(nodeOsmIds: [Int64], fromWayId: Int64, viaWayIds: [Int64], toWayId: Int64, code: UInt8, condition: String = "") {
+            self.nodeOsmIds = nodeOsmIds; self.fromWayId = fromWayId; self.viaWayIds = viaWayIds
+            self.toWayId = toWayId; self.code = code; self.condition = condition
+        }
+
+        /// A via-node restriction.
+        public init(viaNodeOsmId: Int64, fromWayId: Int64, toWayId: Int64, code: UInt8, condition: String = "") {
+            self.init(nodeOsmIds: [viaNodeOsmId], fromWayId: fromWayId, viaWayIds: [], toWayId: toWayId, code: code, condition: condition)
+        }
+
+        /// The via node, or the first node of the via ways' path.
+        public var viaNodeOsmId: Int64 { nodeOsmIds[0] }
+
+        /// The tile's order: by first node, from way, to way, code, then via ways and condition.
+        public static func precedes(_ a: Restriction, _ b: Restriction) -> Bool {
+            if a.nodeOsmIds[0] != b.nodeOsmIds[0] { return a.nodeOsmIds[0] < b.nodeOsmIds[0] }
+            if a.fromWayId != b.fromWayId { return a.fromWayId < b.fromWayId }
+            if a.toWayId != b.toWayId { return a.toWayId < b.toWayId }
+            if a.code != b.code { return a.code < b.code }
+            if a.viaWayIds != b.viaWayIds { return a.viaWayIds.lexicographicallyPrecedes(b.viaWayIds) }
+            if a.nodeOsmIds != b.nodeOsmIds { return a.nodeOsmIds.lexicographicallyPrecedes(b.nodeOsmIds) }
+            return a.condition < b.condition
         }
     }
 }

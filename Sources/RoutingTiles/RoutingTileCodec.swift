@@ -6,10 +6,14 @@ import OffgridCore
 /// whole-file CRC the same constant, useless for telling tiles apart in manifests.)
 ///
 /// Version 2 dropped the data version from the tile (it lives in the pack header and the
-/// manifest), so unchanged roads give identical tile bytes in every data version.
+/// manifest), so unchanged roads give identical tile bytes in every data version. Version 3
+/// made restriction records variable-length: via ways (in order), their junction nodes, and the
+/// condition of a conditional restriction.
 public enum RoutingTileCodec {
     public static let magic: [UInt8] = Array("OGRTILE\0".utf8)
-    public static let version: UInt32 = 2
+    public static let version: UInt32 = 3
+    /// The fewest bytes a restriction record takes (a via node, no condition).
+    static let minimumRestrictionBytes = 30
     static let checksumOffset = 12
 
     public static func encode(_ t: RoutingTile) -> [UInt8] {
@@ -41,7 +45,10 @@ public enum RoutingTileCodec {
         }
         for s in t.strings { w.string(s) }
         for r in t.restrictions {
-            w.i64(r.viaNodeOsmId); w.i64(r.fromWayId); w.i64(r.toWayId); w.u8(r.code)
+            w.i64(r.fromWayId); w.i64(r.toWayId); w.u8(r.code); w.u8(UInt8(r.viaWayIds.count))
+            for n in r.nodeOsmIds { w.i64(n) }
+            for v in r.viaWayIds { w.i64(v) }
+            w.string(r.condition)
         }
         w.patchU32(at: checksumOffset, CRC32.checksum(w.bytes[(checksumOffset + 4)...]))
         return w.bytes
@@ -64,7 +71,7 @@ public enum RoutingTileCodec {
         let nodeCount = Int(try r.u32()), edgeCount = Int(try r.u32()), shapeCount = Int(try r.u32())
         let stringCount = Int(try r.u32()), restrictionCount = Int(try r.u32())
         // Counts are checked against the bytes left before allocating anything.
-        let need = nodeCount * 17 + edgeCount * 50 + shapeCount * 8 + stringCount * 4 + restrictionCount * 25
+        let need = nodeCount * 17 + edgeCount * 50 + shapeCount * 8 + stringCount * 4 + restrictionCount * minimumRestrictionBytes
         guard need <= r.remaining else {
             throw BinaryFormatError(offset: r.offset, "routing tile counts need \(need) bytes, \(r.remaining) left")
         }
@@ -95,8 +102,17 @@ public enum RoutingTileCodec {
         t.strings = []
         t.strings.reserveCapacity(stringCount)
         for _ in 0..<stringCount { t.strings.append(try r.string()) }
+        t.restrictions.reserveCapacity(restrictionCount)
         for _ in 0..<restrictionCount {
-            t.restrictions.append(.init(viaNodeOsmId: try r.i64(), fromWayId: try r.i64(), toWayId: try r.i64(), code: try r.u8()))
+            let from = try r.i64(), to = try r.i64(), code = try r.u8(), viaWays = Int(try r.u8())
+            guard (viaWays * 2 + 1) * 8 + 4 <= r.remaining else {
+                throw BinaryFormatError(offset: r.offset, "routing tile restriction \(t.restrictions.count) runs past the tile")
+            }
+            var nodes: [Int64] = [], ways: [Int64] = []
+            for _ in 0...viaWays { nodes.append(try r.i64()) }
+            for _ in 0..<viaWays { ways.append(try r.i64()) }
+            t.restrictions.append(.init(nodeOsmIds: nodes, fromWayId: from, viaWayIds: ways, toWayId: to, code: code,
+                                        condition: try r.string()))
         }
         guard r.isAtEnd else { throw BinaryFormatError(offset: r.offset, "\(r.remaining) unexpected bytes after the routing tile") }
         if let problem = t.contentProblem() { throw BinaryFormatError(offset: 0, "routing tile \(t.tileId): \(problem)") }

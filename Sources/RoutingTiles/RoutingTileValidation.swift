@@ -1,3 +1,4 @@
+import RoutingProfile
 import TileMath
 
 /// Content checks of a decoded tile, beyond the indexes the decoder checks while reading:
@@ -27,6 +28,17 @@ extension RoutingTile {
             }
         }
         if strings.first != "" { return "string 0 is not empty" }
+        for (i, r) in restrictions.enumerated() {
+            if RestrictionKind(rawValue: r.code) == nil { return "restriction \(i) has unknown code \(r.code)" }
+            if i > 0 && RoutingTile.Restriction.precedes(r, restrictions[i - 1]) { return "restrictions not sorted at \(i)" }
+            // Stored in the tile of its first node (nodes are sorted by id, checked above).
+            var lo = 0, hi = nodes.count
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if nodes[mid].osmId < r.nodeOsmIds[0] { lo = mid + 1 } else { hi = mid }
+            }
+            if lo == nodes.count || nodes[lo].osmId != r.nodeOsmIds[0] { return "restriction \(i) turns at node \(r.nodeOsmIds[0]), not in the tile" }
+        }
         return nil
     }
 }

@@ -40,10 +40,9 @@ public struct TileCutter {
                 if let b = builders[id] { b.absorb(a) } else { builders[id] = a }
             }
         }
-        for r in validRestrictions(net, routing: routing) {
-            let via = Int32(net.nodeIds.withUnsafeBufferPointer { lowerBound($0, r.viaNodeId) })
-            Self.assembly(tileOf(net, via), in: &builders, selected: selected)?.restrictions.append(
-                RoutingTile.Restriction(viaNodeOsmId: r.viaNodeId, fromWayId: r.fromWayId, toWayId: r.toWayId, code: r.code))
+        for r in validRestrictions(net) {
+            let first = Int32(net.nodeIds.withUnsafeBufferPointer { lowerBound($0, r.nodeOsmIds[0]) })
+            Self.assembly(tileOf(net, first), in: &builders, selected: selected)?.restrictions.append(r)
         }
 
         // Each tile's layout depends only on its own assembly: finish them on all cores.
@@ -131,22 +130,58 @@ public struct TileCutter {
         return routing
     }
 
-    /// Restrictions whose from and to ways are drivable ways through the via node.
-    func validRestrictions(_ net: RoadNetwork, routing: [Bool]) -> [RestrictionRecord] {
+    /// The restrictions the graph can apply, resolved to the nodes they turn at, sorted by
+    /// `RoutingTile.Restriction.precedes` and without repeats. Kept when every way they name is
+    /// drivable and, as OSRM requires, each way meets the next at one of its ends: the via node
+    /// is an end of the from way and of the to way (where a way runs on through the via node,
+    /// which branch is meant is ambiguous: the restriction is ignored), and via ways chain end to
+    /// end (a closed via way, or a chain that fits in two ways, is ignored too).
+    func validRestrictions(_ net: RoadNetwork) -> [RoutingTile.Restriction] {
         var wayIndex: [Int64: Int] = [:]
-        let wanted = Set(net.restrictions.flatMap { [$0.fromWayId, $0.toWayId] })
+        let wanted = Set(net.restrictions.flatMap { [$0.fromWayId, $0.toWayId] + $0.viaWayIds })
         for (i, id) in net.wayIds.enumerated() where wanted.contains(id) { wayIndex[id] = i }
-        var kept: [RestrictionRecord] = []
+        /// A way's end nodes, nil when the file lacks one of them.
+        func ends(_ w: Int) -> (Int32, Int32)? {
+            let nodes = net.nodes(ofWay: w)
+            guard let a = nodes.first, let b = nodes.last, net.hasCoordinate(a), net.hasCoordinate(b) else { return nil }
+            return (a, b)
+        }
+        func isEnd(_ n: Int32, _ e: (Int32, Int32)) -> Bool { n == e.0 || n == e.1 }
+        var kept: [RoutingTile.Restriction] = []
         net.nodeIds.withUnsafeBufferPointer { ids in
             for r in net.restrictions {
-                let v = lowerBound(ids, r.viaNodeId)
-                guard v < ids.count, ids[v] == r.viaNodeId, net.hasCoordinate(Int32(v)), routing[v],
-                      let f = wayIndex[r.fromWayId], let t = wayIndex[r.toWayId],
-                      net.nodes(ofWay: f).contains(Int32(v)), net.nodes(ofWay: t).contains(Int32(v)) else { continue }
-                kept.append(r)
+                guard r.viaWayIds.count <= Int(UInt8.max), let f = wayIndex[r.fromWayId], let t = wayIndex[r.toWayId],
+                      let fromEnds = ends(f), let toEnds = ends(t) else { continue }
+                var path: [Int32] = []
+                if r.viaWayIds.isEmpty {
+                    let v = lowerBound(ids, r.viaNodeId)
+                    guard v < ids.count, ids[v] == r.viaNodeId, isEnd(Int32(v), fromEnds), isEnd(Int32(v), toEnds) else { continue }
+                    path = [Int32(v)]
+                } else {
+                    let vias = r.viaWayIds.compactMap { wayIndex[$0] }
+                    let viaEnds = vias.compactMap(ends)
+                    guard viaEnds.count == r.viaWayIds.count else { continue }
+                    // The first via way is entered at an end it shares with the from way; each via way
+                    // is left at its other end, which the next way must share. One reading only.
+                    var found: [[Int32]] = []
+                    for start in Set([viaEnds[0].0, viaEnds[0].1]) where isEnd(start, fromEnds) {
+                        var p = [start], ok = true
+                        for e in viaEnds {
+                            guard e.0 != e.1, isEnd(p.last!, e) else { ok = false; break }
+                            p.append(p.last! == e.0 ? e.1 : e.0)
+                        }
+                        if ok && isEnd(p.last!, toEnds) { found.append(p) }
+                    }
+                    guard found.count == 1 else { continue }
+                    path = found[0]
+                }
+                kept.append(RoutingTile.Restriction(nodeOsmIds: path.map { ids[Int($0)] }, fromWayId: r.fromWayId,
+                                                    viaWayIds: r.viaWayIds, toWayId: r.toWayId, code: r.code, condition: r.condition))
             }
         }
-        kept.sort { ($0.viaNodeId, $0.fromWayId, $0.toWayId, $0.code) < ($1.viaNodeId, $1.fromWayId, $1.toWayId, $1.code) }
-        return kept
+        kept.sort(by: RoutingTile.Restriction.precedes)
+        var unique: [RoutingTile.Restriction] = []
+        for r in kept where unique.last != r { unique.append(r) }
+        return unique
     }
 }

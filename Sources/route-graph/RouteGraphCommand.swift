@@ -81,6 +81,8 @@ struct RouteGraph: ParsableCommand {
             "edgeBasedEdges": .int(s.edgeBasedEdges),
             "restrictions": .int(s.restrictions),
             "restrictedTurns": .int(s.restrictedTurns),
+            "restrictionCopies": .int(s.restrictionCopies),
+            "restrictionsSkipped": .int(s.skippedRestrictions),
             "uTurns": .int(s.uTurns),
             "shortcuts": .int(s.shortcuts),
             "coreRanks": .int(s.coreRanks),

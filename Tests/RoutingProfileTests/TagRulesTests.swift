@@ -32,11 +32,11 @@ final class RestrictionTests: XCTestCase {
     func testKinds() {
         XCTAssertEqual(RestrictionKind.allCases.map(\.osmValue), [
             "no_left_turn", "no_right_turn", "no_straight_on", "no_u_turn", "no_entry", "no_exit",
-            "only_left_turn", "only_right_turn", "only_straight_on", "only_u_turn",
+            "only_left_turn", "only_right_turn", "only_straight_on", "only_u_turn", "no_*", "only_*",
         ])
-        XCTAssertEqual(RestrictionKind.allCases.map(\.code), Array(0...9))
-        XCTAssertEqual(RestrictionKind.allCases.filter(\.isOnly).count, 4)
-        for kind in RestrictionKind.allCases {
+        XCTAssertEqual(RestrictionKind.allCases.map(\.code), Array(0...11))
+        XCTAssertEqual(RestrictionKind.allCases.filter(\.isOnly).count, 5)
+        for kind in RestrictionKind.allCases where kind != .noOther && kind != .onlyOther {
             XCTAssertEqual(car.evaluateRestriction(tags: ["type": "restriction", "restriction": kind.osmValue]), kind)
         }
     }
@@ -45,7 +45,19 @@ final class RestrictionTests: XCTestCase {
         XCTAssertNil(car.evaluateRestriction(tags: ["restriction": "no_left_turn"]))
         XCTAssertNil(car.evaluateRestriction(tags: ["type": "multipolygon", "restriction": "no_left_turn"]))
         XCTAssertNil(car.evaluateRestriction(tags: ["type": "restriction"]))
-        XCTAssertNil(car.evaluateRestriction(tags: ["type": "restriction", "restriction": "no_parking"]))
+        XCTAssertNil(car.evaluateRestriction(tags: ["type": "restriction", "restriction": "parking"]))
+    }
+
+    /// As OSRM: any value starting with `no_` forbids, with `only_` commands; turns on red are not restrictions.
+    func testAnyNoOrOnlyValue() {
+        XCTAssertEqual(car.evaluateRestriction(tags: ["type": "restriction", "restriction": "no_weird_zigzags"]), .noOther)
+        XCTAssertEqual(car.evaluateRestriction(tags: ["type": "restriction", "restriction": "only_left_on"]), .onlyOther)
+        XCTAssertEqual(car.evaluateRestriction(tags: ["type": "restriction", "restriction": " only_right_on "]), .onlyOther)
+        XCTAssertNil(car.evaluateRestriction(tags: ["type": "restriction", "restriction": "no_turn_on_red"]))
+        XCTAssertNil(car.evaluateRestriction(tags: ["type": "restriction", "restriction": "no_right_turn_on_red"]))
+        XCTAssertNil(car.evaluateRestriction(tags: ["type": "restriction", "restriction": "give_way"]))
+        XCTAssertTrue(RestrictionKind.onlyOther.isOnly)
+        XCTAssertFalse(RestrictionKind.noOther.isOnly)
     }
 
     func testVehicleSpecificValuesTakePrecedence() {
@@ -66,6 +78,21 @@ final class RestrictionTests: XCTestCase {
         XCTAssertNil(car.evaluateRestriction(tags: ["type": "restriction", "restriction": "no_left_turn", "except": "psv; motor_vehicle"]))
         XCTAssertEqual(car.evaluateRestriction(tags: ["type": "restriction", "restriction": "no_left_turn", "except": "psv;bicycle"]), .noLeftTurn)
         XCTAssertEqual(car.evaluateRestriction(tags: ["type": "restriction", "restriction": "no_exit", "except": "motorcars"]), .noExit)
+    }
+
+    /// Conditional restrictions are parsed and kept with their condition (the graph skips them).
+    func testConditionalRestrictionsAreParsed() {
+        XCTAssertEqual(car.evaluateRestrictionRelation(tags: ["type": "restriction", "restriction:conditional": "no_right_turn @ (Mo-Fr 07:00-10:30)"]),
+                       RestrictionVerdict(kind: .noRightTurn, condition: "Mo-Fr 07:00-10:30"))
+        XCTAssertEqual(car.evaluateRestrictionRelation(tags: ["type": "restriction", "restriction:conditional": "none @ wet; only_left_turn @ (Sa-Su)"]),
+                       RestrictionVerdict(kind: .onlyLeftTurn, condition: "Sa-Su"))
+        XCTAssertNil(car.evaluateRestrictionRelation(tags: ["type": "restriction", "restriction:conditional": "only_right_turn @ (has_pygmies > 10 p"]))
+        XCTAssertNil(car.evaluateRestrictionRelation(tags: ["type": "restriction", "restriction:hgv:conditional": "no_left_turn @ (22:00-06:00)"]))
+        XCTAssertNil(car.evaluateRestrictionRelation(tags: ["type": "restriction", "except": "motorcar",
+                                                            "restriction:conditional": "no_left_turn @ (22:00-06:00)"]))
+        XCTAssertEqual(car.evaluateRestrictionRelation(tags: ["type": "restriction", "restriction": "no_u_turn",
+                                                              "restriction:conditional": "no_left_turn @ (22:00-06:00)"]),
+                       RestrictionVerdict(kind: .noUTurn))
     }
 
     func testConditionalRestrictionsAreIgnored() {

@@ -106,9 +106,12 @@ final class HandMadeNetworkTests: XCTestCase {
             // Not for cars.
             OSMRelation(id: 4, members: [(.way, 11, "from"), (.node, 2, "via"), (.way, 12, "to")],
                         tags: [("type", "restriction"), ("restriction", "no_right_turn"), ("except", "bicycle;motorcar")]),
-            // Via a way: not supported, counted as skipped.
+            // Via a way whose far end (3) the to way does not reach: dropped.
             OSMRelation(id: 5, members: [(.way, 10, "from"), (.way, 11, "via"), (.way, 12, "to")],
                         tags: [("type", "restriction"), ("restriction", "no_u_turn")]),
+            // Two from ways on a restriction other than no_entry: contradictory, counted as skipped.
+            OSMRelation(id: 6, members: [(.way, 10, "from"), (.way, 11, "from"), (.node, 2, "via"), (.way, 12, "to")],
+                        tags: [("type", "restriction"), ("restriction", "no_left_turn")]),
         ]
         let result = try buildTiles(try pbf(nodes, ways, relations))
         XCTAssertEqual(result.restrictions, 2)
