@@ -115,9 +115,11 @@ struct OrientedEdge {
     func flags(_ g: RoadGraph) -> UInt8 {
         let f = g.edgeFlags[edge]
         guard reversed else { return f }
-        var r = f & ~(EdgeFlags.forward | EdgeFlags.backward)
+        var r = f & ~(EdgeFlags.forward | EdgeFlags.backward | EdgeFlags.restrictedForward | EdgeFlags.restrictedBackward)
         if f & EdgeFlags.forward != 0 { r |= EdgeFlags.backward }
         if f & EdgeFlags.backward != 0 { r |= EdgeFlags.forward }
+        if f & EdgeFlags.restrictedForward != 0 { r |= EdgeFlags.restrictedBackward }
+        if f & EdgeFlags.restrictedBackward != 0 { r |= EdgeFlags.restrictedForward }
         return r
     }
     func speedForward(_ g: RoadGraph) -> UInt16 { reversed ? g.edgeSpeedBackward[edge] : g.edgeSpeedForward[edge] }

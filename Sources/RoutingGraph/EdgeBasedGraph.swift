@@ -71,6 +71,8 @@ public struct EdgeBasedGraph {
             let roads = Int(first[v + 1] - first[v])
             let delay = profile.nodeDelaySeconds(NodeControl(rawValue: g.nodeControl[v]))
             let restricted = rules.atNode[v]
+            // A barrier lets routes reach it and turn back, never pass.
+            let isBarrier = g.nodeControl[v] & NodeControlFlags.barrier != 0
             for a in arriving {
                 let ea = Int(a >> 1)
                 let arrivingBearing = Double(a & 1 == 0 ? g.edgeBearingEnd[ea] : (g.edgeBearingStart[ea] + 1800) % 3600) / 10
@@ -78,7 +80,8 @@ public struct EdgeBasedGraph {
                 for b in leaving {
                     let eb = Int(b >> 1)
                     let isUTurn = b == a ^ 1
-                    if isUTurn && hasOtherExit { continue }
+                    if isBarrier && !isUTurn { continue }
+                    if isUTurn && hasOtherExit && !isBarrier && profile.settings.uTurns == .deadEnds { continue }
                     if restricted && rules.forbids(a, b) {
                         restrictedTurns += 1
                         continue
@@ -90,6 +93,7 @@ public struct EdgeBasedGraph {
                         seconds += profile.turnPenaltySeconds(turnAngleDegrees: isUTurn ? 180 : angle, isUTurn: isUTurn)
                     }
                     if isUTurn { uTurns += 1 }
+                    if Self.isRestricted(g, b) && !Self.isRestricted(g, a) { seconds += profile.settings.restrictedAccessPenaltySeconds }
                     let head = nodeOfEdgeDirection[Int(b)]
                     arcs.tails.append(nodeOfEdgeDirection[Int(a)])
                     arcs.heads.append(head)
@@ -98,5 +102,11 @@ public struct EdgeBasedGraph {
             }
         }
         applyViaWayRestrictions(rules)
+    }
+
+    /// Whether edge direction `2e + d` is only for reaching a place on it (`EdgeFlags.restricted…`).
+    @inline(__always) static func isRestricted(_ g: RoadGraph, _ direction: UInt32) -> Bool {
+        let flags = g.edgeFlags[Int(direction >> 1)]
+        return flags & (direction & 1 == 0 ? EdgeFlags.restrictedForward : EdgeFlags.restrictedBackward) != 0
     }
 }

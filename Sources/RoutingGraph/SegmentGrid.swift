@@ -1,3 +1,4 @@
+import RoutingTiles
 /// A uniform lon/lat grid over the network's extent listing, for every cell, the edges with a
 /// shape segment whose bounding box reaches into it: what snapping searches, ring by ring
 /// around a point, to find the nearest point on a road.
@@ -40,7 +41,9 @@ public struct SegmentGrid {
         pairs.reserveCapacity(g.shapeLatE7.count + g.edgeCount)
         // Per segment and cell it reaches: the cell, and the segment's box clipped to it.
         var cellsOfEdge: [(cell: UInt32, latLo: Int64, latHi: Int64, lonLo: Int64, lonHi: Int64)] = []
-        for e in 0..<g.edgeCount {
+        // Edges routes may not start or end on (ferries, private service roads) are left out:
+        // waypoints snap to the roads around them.
+        for e in 0..<g.edgeCount where g.edgeFlags[e] & EdgeFlags.notStartpoint == 0 {
             cellsOfEdge.removeAll(keepingCapacity: true)
             let r = g.shapeRange(e)
             for i in r.lowerBound..<(r.upperBound - 1) {

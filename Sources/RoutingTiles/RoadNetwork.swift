@@ -45,6 +45,9 @@ public struct WayRecord {
     /// Indexes into `RoadNetwork.strings`.
     public var name: Int32
     public var ref: Int32
+    /// Deciseconds to cross the whole way (`duration=*` of a ferry), 0 when not given: the tile
+    /// builder turns it into a speed once the way's length is known.
+    public var durationDeciseconds: UInt32 = 0
 }
 
 /// A turn restriction in OSM terms: from way, via node or via ways (in order), to way. A relation
@@ -52,13 +55,10 @@ public struct WayRecord {
 public struct RestrictionRecord: Equatable {
     public var relationId: Int64
     public var fromWayId: Int64
+    /// The via node; 0 when the restriction goes through via ways.
     public var viaNodeId: Int64
     public var toWayId: Int64
     public var code: UInt8
-    /// The via node; 0 when the restriction goes through via ways.
-}
-
-/// Binary search over a sorted array: the first index whose value is not below `key`.
     /// The via ways in driving order, empty for a via-node restriction.
     public var viaWayIds: [Int64] = []
     /// The condition of a `restriction:conditional` relation, "" when it always applies.
@@ -69,6 +69,9 @@ public struct RestrictionRecord: Equatable {
         self.relationId = relationId; self.fromWayId = fromWayId; self.viaNodeId = viaNodeId; self.toWayId = toWayId
         self.code = code; self.viaWayIds = viaWayIds; self.condition = condition
     }
+}
+
+/// Binary search over a sorted array: the first index whose value is not below `key`.
 @inlinable public func lowerBound(_ a: UnsafeBufferPointer<Int64>, _ key: Int64) -> Int {
     var lo = 0, hi = a.count
     while lo < hi {

@@ -53,7 +53,8 @@ public struct RoadNetworkReader {
                 let a = r.attributes[i]
                 net.wayAttributes.append(WayRecord(roadClass: a.roadClass, speedForwardDeciKmh: a.speedForwardDeciKmh,
                                                    speedBackwardDeciKmh: a.speedBackwardDeciKmh, flags: a.flags,
-                                                   name: intern(a.name), ref: intern(a.ref)))
+                                                   name: intern(a.name), ref: intern(a.ref),
+                                                   durationDeciseconds: a.durationDeciseconds))
             }
             net.restrictions.append(contentsOf: r.restrictions)
             net.restrictionsSkipped += r.restrictionsSkipped
@@ -121,31 +122,45 @@ struct WayPassResult {
         var flags: UInt8
         var name: String
         var ref: String
+        var durationDeciseconds: UInt32
     }
 
     init(block: PrimitiveBlock, profile: CarProfile, wantTimestamps: Bool) {
         hasNodes = block.nodeCount > 0
         if wantTimestamps { newestTimestamp = block.timestampRange()?.max }
-        if let highwayKey = block.stringIndex(of: "highway") {
+        let highwayKey = block.stringIndex(of: "highway"), routeKey = block.stringIndex(of: "route")
+        if highwayKey != nil || routeKey != nil {
             // The profile's verdict per highway value (a string-table index), asked once per block
-            // and not once per way: 0 not asked yet, 1 drivable, 2 not.
+            // and not once per way: 0 not asked yet, 1 drivable, 2 only if access tags open it.
             var drivable = [UInt8](repeating: 0, count: block.stringCount)
+            // Keys whose presence can open an unknown highway value to cars.
+            let accessKeys = wayAccessKeys.compactMap { block.stringIndex(of: $0) }
+            let routeValues = ["ferry", "shuttle_train"].compactMap { block.stringIndex(of: $0) }
             block.forEachWay { way in
-                guard let v = way.tags.value(forKey: highwayKey), way.refCount >= 2 else { return }
-                if drivable[v] == 0 { drivable[v] = profile.mightBeDrivable(highwayValue: block.string(v).string) ? 1 : 2 }
-                guard drivable[v] == 1 else { return }
+                guard way.refCount >= 2 else { return }
+                if let v = highwayKey.flatMap({ way.tags.value(forKey: $0) }) {
+                    if drivable[v] == 0 { drivable[v] = profile.mightBeDrivable(highwayValue: block.string(v).string) ? 1 : 2 }
+                    guard drivable[v] == 1 || accessKeys.contains(where: { way.tags.value(forKey: $0) != nil })
+                            || routeKey.flatMap({ way.tags.value(forKey: $0) }).map(routeValues.contains) == true else { return }
+                } else {
+                    guard let r = routeKey.flatMap({ way.tags.value(forKey: $0) }), routeValues.contains(r) else { return }
+                }
                 guard let a = profile.evaluateWay(tags: tagDictionary(block, way.tags)) else { return }
                 var flags: UInt8 = 0
                 if a.forward { flags |= EdgeFlags.forward }
                 if a.backward { flags |= EdgeFlags.backward }
                 if a.isRoundabout { flags |= EdgeFlags.roundabout }
+                if a.restrictedForward { flags |= EdgeFlags.restrictedForward }
+                if a.restrictedBackward { flags |= EdgeFlags.restrictedBackward }
+                if !a.isStartpoint { flags |= EdgeFlags.notStartpoint }
                 wayIds.append(way.id)
                 way.appendRefs(to: &refs)
                 refStart.append(refs.count)
                 attributes.append(EvaluatedWay(roadClass: a.roadClass.rawValue,
                                                speedForwardDeciKmh: deciKmh(a.speedKmh),
                                                speedBackwardDeciKmh: deciKmh(a.speedBackwardKmh),
-                                               flags: flags, name: a.name, ref: a.ref))
+                                               flags: flags, name: a.name, ref: a.ref,
+                                               durationDeciseconds: a.durationSeconds.map { UInt32(min(($0 * 10).rounded(), 4e9)) } ?? 0))
             }
         }
         if let typeKey = block.stringIndex(of: "type"), let restrictionValue = block.stringIndex(of: "restriction") {
@@ -197,8 +212,8 @@ struct NodePassResult {
     init(block: PrimitiveBlock, neededIds: [Int64], profile: CarProfile, wantTimestamps: Bool) {
         holdsWaysOrRelations = block.wayCount > 0 || block.relationCount > 0
         if wantTimestamps { newestTimestamp = block.timestampRange()?.max }
-        let highwayKey = block.stringIndex(of: "highway")
-        let crossingKey = block.stringIndex(of: "crossing")
+        // Keys that can give a node a control or make it a barrier: nodes without any are skipped.
+        let controlKeys = nodeControlKeys.compactMap { block.stringIndex(of: $0) }
         neededIds.withUnsafeBufferPointer { needed in
             var p = 0
             var previous = Int64.max
@@ -214,9 +229,7 @@ struct NodePassResult {
                 latE7.append(e7(node.latNano))
                 lonE7.append(e7(node.lonNano))
                 var c: UInt8 = 0
-                if node.tags.count > 0,
-                   (highwayKey.map { node.tags.value(forKey: $0) != nil } ?? false)
-                    || (crossingKey.map { node.tags.value(forKey: $0) != nil } ?? false) {
+                if node.tags.count > 0, controlKeys.contains(where: { node.tags.value(forKey: $0) != nil }) {
                     c = profile.nodeControl(tags: tagDictionary(block, node.tags)).flags
                 }
                 control.append(c)
@@ -224,6 +237,14 @@ struct NodePassResult {
         }
     }
 }
+
+/// Keys whose presence can open a way with an unknown `highway=*` value to cars.
+private let wayAccessKeys: [StaticString] = ["access", "access:forward", "access:backward", "vehicle", "vehicle:forward",
+                                             "vehicle:backward", "motor_vehicle", "motor_vehicle:forward",
+                                             "motor_vehicle:backward", "motorcar", "motorcar:forward", "motorcar:backward"]
+
+/// Keys that can give a node a control or make it a barrier (`CarProfile.nodeControl`).
+private let nodeControlKeys: [StaticString] = ["highway", "crossing", "barrier", "access", "vehicle", "motor_vehicle", "motorcar"]
 
 /// An object's tags as a dictionary, built only for objects the profile must look at.
 func tagDictionary(_ block: PrimitiveBlock, _ tags: Tags) -> [String: String] {

@@ -127,6 +127,12 @@ public enum EdgeFlags {
     /// Drivable from the end node to the start node.
     public static let backward: UInt8 = 2
     public static let roundabout: UInt8 = 4
+    /// Only to reach a place on it (access=destination, private…), in that direction: entering it
+    /// from a road without the flag costs the profile's restricted-access penalty.
+    public static let restrictedForward: UInt8 = 8
+    public static let restrictedBackward: UInt8 = 16
+    /// Routes do not start or end on it (ferries, private service roads).
+    public static let notStartpoint: UInt8 = 32
 }
 
 /// Bits of `RoutingTile.Node.control`.
@@ -134,4 +140,6 @@ public enum NodeControlFlags {
     public static let trafficSignals: UInt8 = 1
     public static let stop: UInt8 = 2
     public static let giveWay: UInt8 = 4
+    /// Cars cannot pass: routes turn back here.
+    public static let barrier: UInt8 = 8
 }

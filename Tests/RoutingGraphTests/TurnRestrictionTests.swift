@@ -82,7 +82,7 @@ final class TurnRestrictionTests: XCTestCase {
         XCTAssertEqual(g.edgeCount, 6)
         XCTAssertEqual(eb.nodeCount, 12)
         XCTAssertEqual(eb.restrictedTurns, 1)
-        XCTAssertEqual(eb.uTurns, 1)   // only at the dead end W
+        XCTAssertEqual(eb.uTurns, 12)   // one for each direction arriving at a node: U-turns anywhere
         // A left turn costs more than going straight on the same junction (right-hand traffic).
         let (wc, _) = try XCTUnwrap(g.edge(1, 2))
         let (ce, _) = try XCTUnwrap(g.edge(2, 3))
@@ -94,7 +94,7 @@ final class TurnRestrictionTests: XCTestCase {
         let straight = try XCTUnwrap(arcWeight(2 * wc, 2 * ce))
         let right = try XCTUnwrap(arcWeight(2 * wc, 2 * cs))
         XCTAssertLessThan(straight, right)
-        XCTAssertNil(arcWeight(2 * wc, 2 * wc + 1))  // no U-turn at a junction
+        XCTAssertGreaterThan(try XCTUnwrap(arcWeight(2 * wc, 2 * wc + 1)), right)  // a U-turn at the junction, dearer than any turn
     }
 
     func testDeadEndAllowsTheUTurn() throws {

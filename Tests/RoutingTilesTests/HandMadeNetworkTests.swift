@@ -24,7 +24,7 @@ final class HandMadeNetworkTests: XCTestCase {
         tiles.flatMap { t in t.edges.map { "\(t.nodes[Int($0.fromNode)].osmId)>\($0.toNodeOsmId) w\($0.wayId) f\($0.flags)" } }.sorted()
     }
 
-    // A plus-shaped junction at node 2, a signal on node 7, footway and private road ignored.
+    // A plus-shaped junction at node 2, a signal on node 7, footway and closed road ignored.
     func testWaysSplitAtJunctionsControlsAndEnds() throws {
         let nodes = [
             OSMNode(id: 1, lat: 47.10, lon: 9.50), OSMNode(id: 2, lat: 47.10, lon: 9.51), OSMNode(id: 3, lat: 47.10, lon: 9.52),
@@ -36,7 +36,7 @@ final class HandMadeNetworkTests: XCTestCase {
             OSMWay(id: 100, refs: [1, 2, 3, 6, 7, 8], tags: [("highway", "primary"), ("name", "Landstrasse"), ("ref", "28")]),
             OSMWay(id: 200, refs: [4, 2, 5], tags: [("highway", "residential"), ("oneway", "yes")]),
             OSMWay(id: 300, refs: [5, 9], tags: [("highway", "footway")]),
-            OSMWay(id: 400, refs: [9, 3], tags: [("highway", "service"), ("access", "private")]),
+            OSMWay(id: 400, refs: [9, 3], tags: [("highway", "service"), ("access", "no")]),
         ]
         let result = try buildTiles(try pbf(nodes, ways))
         XCTAssertEqual(result.dataVersion, "2023-11-14-12")
