@@ -18,7 +18,9 @@ extension CarProfile {
         "unclassified": 40,
         "residential": 30,
         "living_street": 10,
-        "service": 15
+        "service": 15,
+        "winter_road": 20,
+        "ice_road": 15
       },
       "otherHighwaySpeedKmh": 10,
       "routeSpeedsKmh": {

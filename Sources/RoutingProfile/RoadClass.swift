@@ -22,9 +22,12 @@ public enum RoadClass: UInt8, CaseIterable, Sendable {
     case shuttleTrain = 15
     /// Any other `highway=*` value whose access tags allow cars (`highway=runway` + `access=yes`).
     case otherHighway = 16
+    /// Roads built on snow or ice in winter (OSRM's car profile drives them).
+    case winterRoad = 17
+    case iceRoad = 18
 
     /// The classes named by a `highway=*` value, in code order: the keys of `highwaySpeedsKmh`.
-    public static let highwayClasses: [RoadClass] = allCases.filter { $0.rawValue <= RoadClass.service.rawValue }
+    public static let highwayClasses: [RoadClass] = allCases.filter { !$0.isFerry && $0 != .otherHighway }
 
     /// Ferries and shuttle trains: the traveller rides, the mode is not driving.
     public var isFerry: Bool { self == .ferry || self == .shuttleTrain }
@@ -49,6 +52,8 @@ public enum RoadClass: UInt8, CaseIterable, Sendable {
         case .ferry: return "ferry"
         case .shuttleTrain: return "shuttle_train"
         case .otherHighway: return "other"
+        case .winterRoad: return "winter_road"
+        case .iceRoad: return "ice_road"
         }
     }
 
@@ -70,6 +75,8 @@ public enum RoadClass: UInt8, CaseIterable, Sendable {
         case "residential": self = .residential
         case "living_street": self = .livingStreet
         case "service": self = .service
+        case "winter_road": self = .winterRoad
+        case "ice_road": self = .iceRoad
         default: return nil
         }
     }

@@ -108,7 +108,7 @@ extension CarProfile {
         let access = directional(tags, ["motorcar", "motor_vehicle", "vehicle", "access"])
         let forwardAccess = access.forward.map(accessVerdict)
         let backwardAccess = access.backward.map(accessVerdict)
-        let restrictable = roadClass.rawValue <= RoadClass.service.rawValue || roadClass.isFerry
+        let restrictable = roadClass != .otherHighway
         var attributes = WayAttributes(roadClass: roadClass, speedKmh: 0, speedBackwardKmh: 0, forward: false, backward: false,
                                        isRoundabout: false, name: tags["name"] ?? "", ref: tags["ref"] ?? "")
         func opens(_ verdict: AccessVerdict?, restricted: inout Bool) -> Bool {

@@ -49,7 +49,7 @@ final class CarProfileTests: XCTestCase {
 
     func testDefaultValues() {
         let s = CarProfile.embeddedDefault.settings
-        XCTAssertEqual(s.highwaySpeedsKmh.count, 14)
+        XCTAssertEqual(s.highwaySpeedsKmh.count, 16)
         XCTAssertEqual(s.highwaySpeedsKmh[.motorway], 110)
         XCTAssertEqual(s.highwaySpeedsKmh[.livingStreet], 10)
         XCTAssertEqual(s.maxspeedFactor, 1)
@@ -73,7 +73,7 @@ final class CarProfileTests: XCTestCase {
                        + "\"private\",\"psv\",\"restricted\",\"share_taxi\",\"taxi\"],\"drivingSide\":\"right\","
                        + "\"highwaySpeedsKmh\":{\"motorway\":110,\"motorway_link\":55,\"trunk\":90,\"trunk_link\":45,\"primary\":70,"
                        + "\"primary_link\":35,\"secondary\":60,\"secondary_link\":30,\"tertiary\":50,\"tertiary_link\":25,"
-                       + "\"unclassified\":40,\"residential\":30,\"living_street\":10,\"service\":15},\"maxspeedFactor\":1,"
+                       + "\"unclassified\":40,\"residential\":30,\"living_street\":10,\"service\":15,\"winter_road\":20,\"ice_road\":15},\"maxspeedFactor\":1,"
                        + "\"name\":\"car\",\"nodeDelaysSeconds\":{\"giveWay\":1,\"stop\":2,\"trafficSignals\":2},"
                        + "\"turns\":{\"turnBias\":1.075,\"turnPenalty\":7.5,\"uTurnPenalty\":20,\"uTurns\":\"anywhere\"},"
                        + "\"allowedAccessValues\":[\"designated\",\"hov\",\"motor_vehicle\",\"motorcar\",\"permissive\",\"vehicle\",\"yes\"],"

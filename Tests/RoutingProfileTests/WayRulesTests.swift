@@ -11,10 +11,10 @@ final class WayRulesTests: XCTestCase {
             ("motorway", 110, 0), ("motorway_link", 55, 1), ("trunk", 90, 2), ("trunk_link", 45, 3),
             ("primary", 70, 4), ("primary_link", 35, 5), ("secondary", 60, 6), ("secondary_link", 30, 7),
             ("tertiary", 50, 8), ("tertiary_link", 25, 9), ("unclassified", 40, 10), ("residential", 30, 11),
-            ("living_street", 10, 12), ("service", 15, 13),
+            ("living_street", 10, 12), ("service", 15, 13), ("winter_road", 20, 17), ("ice_road", 15, 18),
         ]
         XCTAssertEqual(RoadClass.highwayClasses.count, expected.count)
-        XCTAssertEqual(RoadClass.allCases.map(\.rawValue), Array(0...16), "codes are never renumbered")
+        XCTAssertEqual(RoadClass.allCases.map(\.rawValue), Array(0...18), "codes are never renumbered")
         XCTAssertEqual([RoadClass.ferry, .shuttleTrain, .otherHighway].map(\.rawValue), [14, 15, 16])
         for (highway, speed, code) in expected {
             let a = way(["highway": highway, "oneway": "no"])
