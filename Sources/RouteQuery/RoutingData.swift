@@ -20,6 +20,9 @@ public final class RoutingData: @unchecked Sendable {
     public let shapes: EdgeShapes
     public let rankEdgeDirection: UnsafeBufferPointer<UInt32>
     public let edgeDirectionRank: UnsafeBufferPointer<UInt32>
+    /// Ranks that copy an edge direction for a via-way restriction (sorted): `edgeDirectionRank`
+    /// names only the originals.
+    public let rankCopies: UnsafeBufferPointer<UInt32>
     public let rankComponent: RankComponents
     public let strings: GraphStrings
     public let ch: CHGraphView
@@ -38,6 +41,7 @@ public final class RoutingData: @unchecked Sendable {
         shapes = EdgeShapes(file)
         rankEdgeDirection = file.array(.rankEdgeDirection)
         edgeDirectionRank = file.edgeDirectionRank
+        rankCopies = file.array(.rankCopies)
         rankComponent = file.rankComponents
         strings = file.strings
         ch = file.hierarchy
@@ -80,6 +84,10 @@ public final class RoutingData: @unchecked Sendable {
             let x = edgeDirectionRank[Int(nodeEnds[i])]
             guard x != UInt32.max, let w = ch.originalArcWeight(from: r, to: x) else { continue }
             turns.append((x, w))
+        }
+        // Copies for via-way restrictions drive the same directions out of the junction.
+        for c in rankCopies where endNode(Int(rankEdgeDirection[Int(c)]) >> 1, 1 - Int(rankEdgeDirection[Int(c)]) & 1) == junction {
+            if let w = ch.originalArcWeight(from: r, to: c) { turns.append((c, w)) }
         }
         turns.sort { $0.head < $1.head }
         return turns
