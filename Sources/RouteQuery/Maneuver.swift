@@ -5,6 +5,8 @@ public enum ManeuverType: String {
     /// A large named roundabout (OSRM's rotary: one name of its own, no road at it of that name,
     /// a radius over 15 m), entered and left.
     case rotary, exitRotary = "exit rotary"
+    /// Only the mode of travel changes (onto or off a ferry or a car train).
+    case notification
 
     /// Entering a roundabout or rotary (the step that counts exits).
     public var entersRoundabout: Bool { self == .roundabout || self == .rotary }

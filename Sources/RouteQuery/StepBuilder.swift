@@ -23,6 +23,8 @@ public struct RouteStep {
     public var intersectionOut: Int?
     /// A rotary's own name (OSRM's `rotary_name`), on its entry step.
     public var rotaryName: String?
+    /// Riding a ferry or a car train rather than driving (OSRM's `mode`).
+    public var isFerry = false
 }
 
 /// Turns driven pieces into OSRM-style steps: a new step where the driver must act (a turn at a
@@ -49,6 +51,7 @@ struct StepBuilder {
         steps.append(RouteStep(type: .depart, modifier: nil, bearingBefore: 0, bearingAfter: departBearing.rounded(),
                                location: (points.lon[start], points.lat[start]), exit: nil,
                                name: strings.string(data.edges[first.edge].name, in: data), ref: strings.string(data.edges[first.edge].ref, in: data)))
+        steps[0].isFerry = StepJunction.isFerry(data.edges[first.edge].roadClass)
         steps[0].intersectionBearings = [Int(departBearing.rounded()) % 360]
         steps[0].intersectionOut = 0
         var exitsPassed = 0
@@ -105,6 +108,7 @@ struct StepBuilder {
         let arriveBearing = segmentBearing(points, last.points, fromStart: false) ?? data.bearingArriving(last.edge, last.direction)
         var arrive = RouteStep(type: .arrive, modifier: nil, bearingBefore: arriveBearing.rounded(), bearingAfter: 0,
                                location: arriveLocation, exit: nil, name: steps[steps.count - 1].name, ref: steps[steps.count - 1].ref)
+        arrive.isFerry = steps[steps.count - 1].isFerry
         arrive.intersectionBearings = [(Int(arriveBearing.rounded()) + 180) % 360]
         arrive.intersectionIn = 0
         steps.append(arrive)
@@ -190,7 +194,12 @@ struct StepBuilder {
         let inRoundabout = j.inRoundabout, toRoundabout = j.toRoundabout
         let isHighway = StepJunction.isHighway, isLink = StepJunction.isLink
         var type: ManeuverType?
-        if toRoundabout {
+        if j.isUTurn && !inRoundabout {
+            // OSRM's `continue uturn` on the road driven (`turn uturn` would need another road).
+            type = sameRoad ? .continue : .turn
+        } else if j.changesMode && !toRoundabout && !inRoundabout {
+            type = .notification
+        } else if toRoundabout {
             type = isRotary(ringAt: node) ? .rotary : .roundabout
             // An exit at the entry node itself counts when it lies right of the way into the
             // ring (passed after entering it, in right-hand traffic), as OSRM counts.
@@ -224,13 +233,14 @@ struct StepBuilder {
             }
         }
         guard let type else { return nil }
-        var modifier = ManeuverModifier(angle: angle)
+        var modifier = j.isUTurn ? .uturn : ManeuverModifier(angle: angle)
         if type == .fork { modifier = angle > 0 ? .slightRight : .slightLeft }
         let location = (points.lon[b.points.lowerBound], points.lat[b.points.lowerBound])
         steps.append(RouteStep(type: type, modifier: modifier, bearingBefore: arriving.rounded(), bearingAfter: leaving.rounded(),
                                location: location, exit: nil,
                                name: strings.string(data.edges[b.edge].name, in: data), ref: strings.string(data.edges[b.edge].ref, in: data)))
         let (bearings, inIndex, outIndex) = intersection(node: node, arriving: a, leaving: b, bearings: endBearings)
+        steps[steps.count - 1].isFerry = StepJunction.isFerry(classB)
         steps[steps.count - 1].intersectionBearings = bearings
         steps[steps.count - 1].intersectionIn = inIndex
         steps[steps.count - 1].intersectionOut = outIndex

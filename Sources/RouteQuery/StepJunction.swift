@@ -12,12 +12,17 @@ struct StepJunction {
     let sameRoad: Bool
     let classA: UInt8
     let classB: UInt8
+    /// Back along the edge just driven (at a dead end, a barrier or any junction).
+    let isUTurn: Bool
+    /// Onto or off a ferry or car train.
+    let changesMode: Bool
     /// Nothing said and nothing counted: the same road on through a plain node, or through a
     /// junction with a turn surely below `StepBuilder.continueAngle`.
     let isQuiet: Bool
 
     static func isHighway(_ c: UInt8) -> Bool { c == 0 || c == 2 }       // motorway, trunk
     static func isLink(_ c: UInt8) -> Bool { c % 2 == 1 && c <= 9 }      // *_link
+    static func isFerry(_ c: UInt8) -> Bool { c == 14 || c == 15 }       // ferry, shuttle train
 }
 
 extension StepBuilder {
@@ -38,10 +43,13 @@ extension StepBuilder {
         // Along the same road through a plain node nothing is said; through a junction nothing
         // below a `continueAngle` turn, which a planar estimate settles for most junctions
         // without trigonometry (only the doubtful ones are measured).
-        let isQuiet = sameRoad && !toRoundabout && !inRoundabout && !ramp
+        let isUTurn = a.edge == b.edge && a.direction != b.direction
+        let changesMode = J.isFerry(classA) != J.isFerry(classB)
+        let isQuiet = sameRoad && !toRoundabout && !inRoundabout && !ramp && !isUTurn && !changesMode
             && (roads <= 2 || points.turnSurelyBelow(cosine: Self.surelyNoContinueCosine, at: b.points.lowerBound))
         return StepJunction(node: node, roads: roads, inRoundabout: inRoundabout, toRoundabout: toRoundabout, sameRoad: sameRoad,
-                            classA: classA, classB: classB, isQuiet: isQuiet)
+                            classA: classA, classB: classB, isUTurn: isUTurn,
+                            changesMode: changesMode, isQuiet: isQuiet)
     }
 
     /// Brings in what the step rules read about the other roads at the junctions that are not
