@@ -46,6 +46,8 @@ enum OSRMQuery {
             var r = RouteRequest(coordinates: coordinates)
             // OSRM's defaults where the library's differ.
             r.geometries = .polyline
+            // OSRM's car profile: `continue_straight_at_waypoint = true`, no U-turn at a via point.
+            r.continueStraight = true
             try Self.options(&s) { (key, s) throws(QueryFailure) in
                 switch key {
                 case "alternatives":
@@ -55,7 +57,7 @@ enum OSRMQuery {
                 case "overview": r.overview = RouteRequest.Overview(rawValue: try s.word(["simplified", "full", "false"]))!
                 case "continue_straight":
                     let w = try s.word(["default", "true", "false"])
-                    r.continueStraight = w == "true"
+                    r.continueStraight = w != "false"
                 case "annotations":
                     let start = s.i
                     s.skipValue()
