@@ -57,6 +57,7 @@ public struct EdgeBasedGraph {
         let rules = TurnRestrictionRules(g, first: first, ends: ends) { [nodeOfEdgeDirection] in nodeOfEdgeDirection[Int($0)] != UInt32.max }
         skippedRestrictions = rules.conditional + rules.unresolved
 
+        let restrictedPenalty = UInt32((profile.settings.restrictedAccessPenaltySeconds * 10).rounded())
         var arriving: [UInt32] = [], leaving: [UInt32] = []  // edge directions 2e + d
         for v in 0..<n {
             arriving.removeAll(keepingCapacity: true)
@@ -93,11 +94,13 @@ public struct EdgeBasedGraph {
                         seconds += profile.turnPenaltySeconds(turnAngleDegrees: isUTurn ? 180 : angle, isUTurn: isUTurn)
                     }
                     if isUTurn { uTurns += 1 }
-                    if Self.isRestricted(g, b) && !Self.isRestricted(g, a) { seconds += profile.settings.restrictedAccessPenaltySeconds }
+                    // In whole deciseconds of its own (not rounded with the turn): the graph has one
+                    // metric, so a route that must enter such a road reports the penalty in its duration.
+                    let penalty = Self.isRestricted(g, b) && !Self.isRestricted(g, a) ? restrictedPenalty : 0
                     let head = nodeOfEdgeDirection[Int(b)]
                     arcs.tails.append(nodeOfEdgeDirection[Int(a)])
                     arcs.heads.append(head)
-                    arcs.weights.append(nodeWeight[Int(head)] + UInt32((seconds * 10).rounded()))
+                    arcs.weights.append(nodeWeight[Int(head)] + UInt32((seconds * 10).rounded()) + penalty)
                 }
             }
         }

@@ -175,7 +175,7 @@ final class CarProfileTests: XCTestCase {
         XCTAssertTrue(loadError("{\"name\": ").hasPrefix("profile is not valid JSON"))
         XCTAssertEqual(loadError("[1]"), "profile must be a JSON object")
         XCTAssertEqual(loadError(edit("\"motorway\": 110,", "\"motorwya\": 110,")),
-                       "unknown highway class \"motorwya\" in highwaySpeedsKmh (known: motorway, motorway_link, trunk, trunk_link, primary, primary_link, secondary, secondary_link, tertiary, tertiary_link, unclassified, residential, living_street, service)")
+                       "unknown highway class \"motorwya\" in highwaySpeedsKmh (known: motorway, motorway_link, trunk, trunk_link, primary, primary_link, secondary, secondary_link, tertiary, tertiary_link, unclassified, residential, living_street, service, winter_road, ice_road)")
         XCTAssertEqual(loadError(edit("\"primary\": 70", "\"primary\": -5")),
                        "highwaySpeedsKmh.primary must be a number of km/h in (0, 300], got -5")
         XCTAssertEqual(loadError(edit("\"primary\": 70", "\"primary\": 0")),
