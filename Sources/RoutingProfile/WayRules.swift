@@ -66,18 +66,19 @@ extension CarProfile {
     /// 6. speed: the class speed, or the profile's other-highway speed where access tags open an
     ///    unknown `highway=*` value; capped by surface, tracktype and smoothness; replaced by a
     ///    numeric maxspeed (advisory first) times `maxspeedFactor`; `oneway=alternating` at 40 %.
-    public func evaluateWay(tags: [String: String]) -> WayAttributes? {
-        let highway = tags["highway"]
-        let route = tags["route"]
+    public func evaluateWay(tags dictionary: [String: String]) -> WayAttributes? {
+        let tags = WayTags(dictionary)
+        let highway = tags[.highway]
+        let route = tags[.route]
         let s = settings
 
         // 1. Blocked ways.
-        if tags["area"] == "yes" || tags["oneway"] == "reversible" || tags["impassable"] == "yes"
-            || tags["status"] == "impassable" || tags["service"] == "emergency_access" {
+        if tags[.area] == "yes" || tags[.oneway] == "reversible" || tags[.impassable] == "yes"
+            || tags[.status] == "impassable" || tags[.service] == "emergency_access" {
             return nil
         }
         if let highway, Self.blockedHighways.contains(highway) { return nil }
-        if let c = tags["construction"], c != "no" && c != "widening" && c != "minor" { return nil }
+        if let c = tags[.construction], c != "no" && c != "widening" && c != "minor" { return nil }
 
         var roadClass: RoadClass
         var ferrySpeed = 0.0
@@ -94,23 +95,23 @@ extension CarProfile {
         }
 
         // 2. Physical limits.
-        let height = directional(tags, ["maxheight:physical", "maxheight"])
-        let width = directional(tags, ["maxwidth:physical", "maxwidth", "width", "est_width"])
-        let length = directional(tags, ["maxlength"])
-        let weight = directional(tags, ["maxweightrating", "maxweight"])
-        let narrow = tags["narrow"] == "yes"
+        let height = tags.directional([.maxheightPhysical, .maxheight])
+        let width = tags.directional([.maxwidthPhysical, .maxwidth, .width, .estWidth])
+        let length = tags.directional([.maxlength])
+        let weight = tags.directional([.maxweightrating, .maxweight])
+        let narrow = tags[.narrow] == "yes"
         var forward = vehicleFits(height: height.forward, width: width.forward, narrow: narrow,
                                   length: length.forward, weight: weight.forward)
         var backward = vehicleFits(height: height.backward, width: width.backward, narrow: narrow,
                                    length: length.backward, weight: weight.backward)
 
         // 3. Access.
-        let access = directional(tags, ["motorcar", "motor_vehicle", "vehicle", "access"])
+        let access = tags.directional([.motorcar, .motorVehicle, .vehicle, .access])
         let forwardAccess = access.forward.map(accessVerdict)
         let backwardAccess = access.backward.map(accessVerdict)
         let restrictable = roadClass != .otherHighway
         var attributes = WayAttributes(roadClass: roadClass, speedKmh: 0, speedBackwardKmh: 0, forward: false, backward: false,
-                                       isRoundabout: false, name: tags["name"] ?? "", ref: tags["ref"] ?? "")
+                                       isRoundabout: false, name: tags[.name] ?? "", ref: tags[.ref] ?? "")
         func opens(_ verdict: AccessVerdict?, restricted: inout Bool) -> Bool {
             switch verdict {
             case .denied: return false
@@ -129,9 +130,9 @@ extension CarProfile {
         }
 
         // 4. Oneway.
-        let junction = tags["junction"]
+        let junction = tags[.junction]
         attributes.isRoundabout = junction == "roundabout" || junction == "circular"
-        let oneway = tags["oneway:motorcar"] ?? tags["oneway:motor_vehicle"] ?? tags["oneway:vehicle"] ?? tags["oneway"]
+        let oneway = tags[.onewayMotorcar] ?? tags[.onewayMotorVehicle] ?? tags[.onewayVehicle] ?? tags[.oneway]
         switch oneway {
         case "-1", "reverse":
             forward = false
@@ -147,27 +148,20 @@ extension CarProfile {
         var speed: Double
         if roadClass.isFerry {
             speed = ferrySpeed
-            if let d = tags["duration"].flatMap(Duration.seconds) { attributes.durationSeconds = max(d, 1) }
+            if let d = tags[.duration].flatMap(Duration.seconds) { attributes.durationSeconds = max(d, 1) }
             attributes.isStartpoint = false
         } else {
             speed = roadClass == .otherHighway ? s.otherHighwaySpeedKmh : classSpeedsKmh[Int(roadClass.rawValue)]
-            for (key, table) in [("surface", s.surfaceSpeedsKmh), ("tracktype", s.tracktypeSpeedsKmh),
-                                 ("smoothness", s.smoothnessSpeedsKmh)] {
-                if let v = tags[key], let cap = table[v] { speed = min(speed, cap) }
-            }
+            if let v = tags[.surface], let cap = s.surfaceSpeedsKmh[v] { speed = min(speed, cap) }
+            if let v = tags[.tracktype], let cap = s.tracktypeSpeedsKmh[v] { speed = min(speed, cap) }
+            if let v = tags[.smoothness], let cap = s.smoothnessSpeedsKmh[v] { speed = min(speed, cap) }
         }
         var forwardSpeed = speed, backwardSpeed = speed
         if !roadClass.isFerry {
             // The first numeric value, a directional one before its plain key: a symbolic
             // `maxspeed:backward=DE:urban` leaves `maxspeed=80` in force.
-            func limit(_ direction: String) -> Double? {
-                for key in ["maxspeed:advisory", "maxspeed"] {
-                    if let v = (tags[key + ":" + direction].flatMap(Maxspeed.kmh) ?? tags[key].flatMap(Maxspeed.kmh)) { return v }
-                }
-                return nil
-            }
-            if let v = limit("forward") { forwardSpeed = v * s.maxspeedFactor }
-            if let v = limit("backward") { backwardSpeed = v * s.maxspeedFactor }
+            if let v = tags.speed([.maxspeedAdvisory, .maxspeed], forward: true) { forwardSpeed = v * s.maxspeedFactor }
+            if let v = tags.speed([.maxspeedAdvisory, .maxspeed], forward: false) { backwardSpeed = v * s.maxspeedFactor }
             if oneway == "alternating" { forwardSpeed *= 0.4; backwardSpeed *= 0.4 }
         }
         attributes.forward = forward && forwardSpeed > 0
@@ -176,11 +170,11 @@ extension CarProfile {
         attributes.speedKmh = attributes.forward ? forwardSpeed : 0
         attributes.speedBackwardKmh = attributes.backward ? backwardSpeed : 0
 
-        if tags["hov"] == "designated" {
+        if tags[.hov] == "designated" {
             attributes.restrictedForward = true
             attributes.restrictedBackward = true
         }
-        let hovLanes = directional(tags, ["hov:lanes"])
+        let hovLanes = tags.directional([.hovLanes])
         if allLanesDesignated(hovLanes.forward) { attributes.restrictedForward = true }
         if allLanesDesignated(hovLanes.backward) { attributes.restrictedBackward = true }
         if !attributes.forward { attributes.restrictedForward = false }
@@ -192,22 +186,5 @@ extension CarProfile {
     private func allLanesDesignated(_ lanes: String?) -> Bool {
         guard let lanes else { return false }
         return lanes.split(separator: "|", omittingEmptySubsequences: false).allSatisfy { $0 == "designated" }
-    }
-
-    /// OSRM's `get_forward_backward_by_set`: for each key in order, `key:forward` /
-    /// `key:backward` first, then `key` for a direction still without a value.
-    func directional(_ tags: [String: String], _ keys: [String]) -> (forward: String?, backward: String?) {
-        var forward: String?, backward: String?
-        for key in keys {
-            if forward == nil { forward = tags[key + ":forward"] }
-            if backward == nil { backward = tags[key + ":backward"] }
-            if forward == nil || backward == nil {
-                let common = tags[key]
-                if forward == nil { forward = common }
-                if backward == nil { backward = common }
-            }
-            if forward != nil && backward != nil { break }
-        }
-        return (forward, backward)
     }
 }
