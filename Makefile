@@ -102,6 +102,7 @@ OSRM_FEATURES ?= ../shared/osrm-features
 RATCHET ?=
 CONFORMANCE_FLAGS ?=
 conformance: build osmium-deps
+	python3 -m unittest discover -s Tests/conformance -p 'test_*.py'
 	OSRM_FEATURES="$(OSRM_FEATURES)" python3 Tests/conformance/conformance.py --bin $(BIN) --out $(OUT)/conformance \
 	    $(if $(filter update,$(RATCHET)),--update-ratchet) $(CONFORMANCE_FLAGS)
 
