@@ -105,14 +105,44 @@ struct StepBuilder {
         let last = pieces[pieces.count - 1]
         finish(steps.count - 1, through: last.points.upperBound)
         trimZeroLengthEnds(&steps, firstRing: firstRing, lastRing: lastRing)
+        // The arrival names the road arrived on, even when the step onto it is suppressed.
+        let arriveName = steps[steps.count - 1].name, arriveRef = steps[steps.count - 1].ref
+        let arriveFerry = steps[steps.count - 1].isFerry
+        suppressShortNameSegments(&steps)
         let arriveBearing = segmentBearing(points, last.points, fromStart: false) ?? data.bearingArriving(last.edge, last.direction)
         var arrive = RouteStep(type: .arrive, modifier: nil, bearingBefore: arriveBearing.rounded(), bearingAfter: 0,
-                               location: arriveLocation, exit: nil, name: steps[steps.count - 1].name, ref: steps[steps.count - 1].ref)
-        arrive.isFerry = steps[steps.count - 1].isFerry
+                               location: arriveLocation, exit: nil, name: arriveName, ref: arriveRef)
+        arrive.isFerry = arriveFerry
         arrive.intersectionBearings = [(Int(arriveBearing.rounded()) + 180) % 360]
         arrive.intersectionIn = 0
         steps.append(arrive)
         return steps
+    }
+
+    /// A name shorter than this is not worth a step of its own (OSRM's `NAME_SEGMENT_CUTOFF_LENGTH`).
+    static let nameSegmentCutoffMeters = 105.0
+
+    /// OSRM's `suppressShortNameSegments`: a `new name` step (in the same mode as the step
+    /// before it) is folded into the last step kept when it names the same road (by
+    /// `NameAnnouncement.same`) or when the name lasts less than `nameSegmentCutoffMeters`.
+    /// In place, one pass. `steps` has no arrival yet.
+    private func suppressShortNameSegments(_ steps: inout [RouteStep]) {
+        guard steps.count >= 2 else { return }
+        var previous = 0, kept = 1
+        for i in 1..<steps.count {
+            let step = steps[i]
+            if step.type == .newName && step.isFerry == steps[previous].isFerry
+                && (NameAnnouncement.same(steps[previous], step) || step.meters < Self.nameSegmentCutoffMeters) {
+                steps[previous].meters += step.meters
+                steps[previous].seconds += step.seconds
+                steps[previous].points = steps[previous].points.lowerBound..<step.points.upperBound
+            } else {
+                if kept != i { steps[kept] = step }
+                previous = kept
+                kept += 1
+            }
+        }
+        if kept < steps.count { steps.removeLast(steps.count - kept) }
     }
 
     /// OSRM's trimming of a waypoint on a node shared by several roads, where the route may
