@@ -70,6 +70,9 @@ struct StepBuilder {
             meters = 0
             seconds = 0
         }
+        // The intersections the current step has: its own and those passed silently (OSRM's
+        // `intersections` of a step, for its end-of-road rule).
+        var stepIntersections = 1
         for (i, piece) in pieces.enumerated() {
             // Inside a roundabout nothing is said, but exits are counted; through a quiet
             // junction nothing at all (a step is ~200 bytes: no call that returns none).
@@ -78,6 +81,14 @@ struct StepBuilder {
             } else if i > 0 && !junctions[i - 1].isQuiet,
                       let type = maneuver(junctions[i - 1], from: pieces[i - 1], to: piece, points: points,
                                           exitsPassed: &exitsPassed, onto: &steps) {
+                // OSRM's buildIntersections: an end of road right after the step before it began
+                // (no intersection passed on the way) says no more than a turn, or a continue
+                // onto the same road.
+                if type == .endOfRoad && stepIntersections < Self.minEndOfRoadIntersections {
+                    let n = steps.count
+                    steps[n - 1].type = NameAnnouncement.same(steps[n - 2], steps[n - 1]) ? .continue : .turn
+                }
+                stepIntersections = 1
                 // The step before the new one ends where the new one starts.
                 finish(steps.count - 2, through: pieces[i - 1].points.upperBound)
                 stepStart = piece.points.lowerBound
@@ -97,6 +108,8 @@ struct StepBuilder {
                     exitsPassed = 0
                     roundaboutStep = nil
                 }
+            } else if i > 0 && junctions[i - 1].roads >= 3 {
+                stepIntersections += 1
             }
             meters += piece.meters
             seconds += piece.seconds
@@ -118,6 +131,10 @@ struct StepBuilder {
         steps.append(arrive)
         return steps
     }
+
+    /// An end of road needs this many intersections on the step before it (OSRM's
+    /// `MIN_END_OF_ROAD_INTERSECTIONS`): the step's own and one passed.
+    static let minEndOfRoadIntersections = 2
 
     /// A name shorter than this is not worth a step of its own (OSRM's `NAME_SEGMENT_CUTOFF_LENGTH`).
     static let nameSegmentCutoffMeters = 105.0
