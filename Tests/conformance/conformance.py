@@ -804,6 +804,10 @@ def tool_fingerprint(bindir, profile):
     if profile:
         with open(profile, "rb") as f:
             h.update(f.read())
+    # The runner's own code too: a map it wrote or ran wrongly is not kept past a fix.
+    for name in ("conformance.py", "osrm_support.py", "gherkin.py"):
+        with open(os.path.join(HERE, name), "rb") as f:
+            h.update(f.read())
     return h.hexdigest()[:16]
 
 
@@ -965,6 +969,10 @@ def main(argv=None):
     ap.add_argument("--scenario", help="only scenarios whose name contains this")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
+    # The tools run in each map's own directory: every path they are given must be absolute
+    # (`make conformance` passes relative ones).
+    args.out = os.path.abspath(args.out)
+    args.bin = os.path.abspath(args.bin)
 
     features = os.path.abspath(args.features)
     if not os.path.isdir(features):
