@@ -54,7 +54,7 @@ extension CarProfile {
     /// handlers, in its order (profiles/README.md tells each rule):
     ///
     /// 1. blocked: `area=yes`, `highway=steps|construction|proposed`, `construction=*` other than
-    ///    no/widening/minor, `proposed=*`, `oneway=reversible`, `impassable=yes`,
+    ///    no/widening/minor, `oneway=reversible`, `impassable=yes`,
     ///    `status=impassable`, `service=emergency_access`;
     /// 2. physical limits per direction against the profile's vehicle;
     /// 3. access per direction: the hierarchy motorcar → motor_vehicle → vehicle → access, each
