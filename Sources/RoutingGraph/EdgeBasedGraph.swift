@@ -74,15 +74,18 @@ public struct EdgeBasedGraph {
             let restricted = rules.atNode[v]
             // A barrier lets routes reach it and turn back, never pass.
             let isBarrier = g.nodeControl[v] & NodeControlFlags.barrier != 0
+            let isTurningPlace = g.nodeControl[v] & NodeControlFlags.turningPlace != 0
             for a in arriving {
                 let ea = Int(a >> 1)
                 let arrivingBearing = Double(a & 1 == 0 ? g.edgeBearingEnd[ea] : (g.edgeBearingStart[ea] + 1800) % 3600) / 10
-                let hasOtherExit = leaving.contains { $0 != a ^ 1 }
+                let uTurnAllowed = isBarrier || Self.uTurnAllowed(profile.settings.uTurns, arriving: a, roads: roads, waysIn: arriving.count,
+                                                                  leaving: leaving, isTurningPlace: isTurningPlace,
+                                                                  restricted: restricted, rules: rules)
                 for b in leaving {
                     let eb = Int(b >> 1)
                     let isUTurn = b == a ^ 1
                     if isBarrier && !isUTurn { continue }
-                    if isUTurn && hasOtherExit && !isBarrier && profile.settings.uTurns == .deadEnds { continue }
+                    if isUTurn && !uTurnAllowed { continue }
                     if restricted && rules.forbids(a, b) {
                         restrictedTurns += 1
                         continue
@@ -105,6 +108,26 @@ public struct EdgeBasedGraph {
             }
         }
         applyViaWayRestrictions(rules)
+    }
+
+    /// Whether the profile allows turning back onto the road arrived on (edge direction `a`) at a
+    /// node with `roads` road ends, `waysIn` of them drivable into it, and `leaving` drivable out.
+    /// OSRM's rule (`notAtIntersections`): at a dead end, a turning place, or where the road
+    /// arrived on is the only way in or the U-turn the only way out left (the other exits
+    /// one-way against the driver or forbidden by a restriction).
+    private static func uTurnAllowed(_ rule: CarProfileSettings.UTurnRule, arriving a: UInt32, roads: Int, waysIn: Int,
+                                     leaving: [UInt32], isTurningPlace: Bool, restricted: Bool, rules: TurnRestrictionRules) -> Bool {
+        switch rule {
+        case .anywhere:
+            return true
+        case .deadEnds:
+            return !leaving.contains { $0 != a ^ 1 }
+        case .notAtIntersections:
+            if roads == 1 || isTurningPlace || waysIn <= 1 { return true }
+            var exits = 0
+            for b in leaving where !(restricted && rules.forbids(a, b)) { exits += 1 }
+            return exits <= 1
+        }
     }
 
     /// Whether edge direction `2e + d` is only for reaching a place on it (`EdgeFlags.restricted…`).

@@ -18,8 +18,8 @@ public struct CarProfileSettings: Equatable, Sendable {
     /// Added for U-turns (OSRM `u_turn_penalty`).
     public var uTurnPenaltySeconds: Double
     public var drivingSide: DrivingSide
-    /// Where U-turns are allowed: at every node of the graph (OSRM), or only at dead ends.
-    public var uTurns: UTurnRule = .anywhere
+    /// Where U-turns are allowed (`UTurnRule`).
+    public var uTurns: UTurnRule = .notAtIntersections
 
     /// Access values that open a way or node to cars (OSRM `access_tag_whitelist`); values in
     /// none of the three lists open it too.
@@ -50,8 +50,14 @@ public struct CarProfileSettings: Equatable, Sendable {
     public var smoothnessSpeedsKmh: [String: Double] = [:]
 
     public enum UTurnRule: String, Sendable {
+        /// At every node of the graph.
         case anywhere
+        /// Only at dead ends (and barriers).
         case deadEnds
+        /// OSRM's car rule (`isTurnAllowed`): at dead ends, barriers and turning places, where
+        /// the road arrived on is the only way in or the only way out, never at a usual
+        /// intersection.
+        case notAtIntersections
     }
 
     public init(name: String, highwaySpeedsKmh: [RoadClass: Double], maxspeedFactor: Double,
@@ -106,8 +112,9 @@ public struct CarProfileSettings: Equatable, Sendable {
     }
 
     /// Version 2: barriers, the access lists and hierarchy by direction, ferries, physical
-    /// limits, surfaces, U-turns anywhere (issue 50's rules of the road).
-    static let rulesVersion = 2
+    /// limits, surfaces, U-turns anywhere (issue 50's rules of the road). Version 3: turning
+    /// places (node control 16).
+    static let rulesVersion = 3
 
     private func list(_ values: Set<String>) -> String {
         "[" + values.sorted().map(jsonString).joined(separator: ",") + "]"

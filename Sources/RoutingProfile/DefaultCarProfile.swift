@@ -66,7 +66,7 @@ extension CarProfile {
         "turnPenalty": 7.5,
         "turnBias": 1.075,
         "uTurnPenalty": 20,
-        "uTurns": "anywhere",
+        "uTurns": "notAtIntersections",
         "drivingSide": "right"
       }
     }

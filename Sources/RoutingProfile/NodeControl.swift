@@ -10,6 +10,9 @@ public struct NodeControl: OptionSet, Hashable, Sendable {
     /// A barrier cars cannot pass (bollard, wall, a node closed by its access tags): routes
     /// may reach it and turn back, never go through.
     public static let barrier = NodeControl(rawValue: 8)
+    /// A place made for turning round (`highway=turning_circle`, `turning_loop`,
+    /// `mini_roundabout`): U-turns are allowed there under the profile's `notAtIntersections` rule.
+    public static let turningPlace = NodeControl(rawValue: 16)
     public static let none: NodeControl = []
 
     /// The byte stored in tiles.
@@ -21,7 +24,8 @@ extension CarProfile {
     /// - `highway=traffic_signals` → traffic signals;
     /// - `highway=crossing` with `crossing=traffic_signals` or `crossing:signals=yes` → traffic
     ///   signals (a signalised pedestrian crossing stops cars too, as in OSRM);
-    /// - `highway=stop` → stop sign; `highway=give_way` → give-way sign.
+    /// - `highway=stop` → stop sign; `highway=give_way` → give-way sign;
+    /// - `highway=turning_circle`, `turning_loop`, `mini_roundabout` → a turning place;
     /// Direction tags (`direction`, `traffic_signals:direction`) are not interpreted: the delay
     /// applies in both directions.
     /// - a barrier (`isBarrier`).
@@ -36,6 +40,8 @@ extension CarProfile {
             control.insert(.giveWay)
         case "crossing" where tags["crossing"] == "traffic_signals" || tags["crossing:signals"] == "yes":
             control.insert(.trafficSignals)
+        case "turning_circle", "turning_loop", "mini_roundabout":
+            control.insert(.turningPlace)
         default:
             break
         }

@@ -57,7 +57,7 @@ struct ProfileJSONReader {
         }
         let uTurnValue = try field(turns, "uTurns", in: "turns")
         guard let uTurnName = uTurnValue.stringValue, let uTurns = CarProfileSettings.UTurnRule(rawValue: uTurnName) else {
-            throw fail("turns.uTurns must be \"anywhere\" or \"deadEnds\", got \(display(uTurnValue))")
+            throw fail("turns.uTurns must be \"notAtIntersections\", \"anywhere\" or \"deadEnds\", got \(display(uTurnValue))")
         }
 
         var settings = CarProfileSettings(

@@ -142,4 +142,6 @@ public enum NodeControlFlags {
     public static let giveWay: UInt8 = 4
     /// Cars cannot pass: routes turn back here.
     public static let barrier: UInt8 = 8
+    /// Made for turning round (turning circle or loop, mini roundabout): U-turns allowed.
+    public static let turningPlace: UInt8 = 16
 }

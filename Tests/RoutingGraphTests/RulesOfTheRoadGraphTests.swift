@@ -57,16 +57,33 @@ final class RulesOfTheRoadGraphTests: XCTestCase {
         }
     }
 
-    func testUTurnsAnywhereOrOnlyAtDeadEnds() throws {
+    /// OSRM's rule (the default, `notAtIntersections`): no U-turn at a usual junction; at a
+    /// dead end, a turning circle, or where the road arrived on is the only way in.
+    func testUTurnsNotAtIntersectionsAnywhereOrOnlyAtDeadEnds() throws {
         let ways = [road(10, [1, 2]), road(12, [2, 3]), road(11, [2, 4])]
         let (g, eb) = try graph(ways)
-        let uTurn = try XCTUnwrap(arc(eb, try node(g, eb, 1, 2), try node(g, eb, 2, 1)), "a U-turn at a junction")
-        XCTAssertGreaterThanOrEqual(uTurn, eb.nodeWeight[Int(try node(g, eb, 2, 1))] + 200, "at the U-turn penalty")
+        XCTAssertNil(arc(eb, try node(g, eb, 1, 2), try node(g, eb, 2, 1)), "no U-turn at a junction")
+        XCTAssertNotNil(arc(eb, try node(g, eb, 2, 4), try node(g, eb, 4, 2)), "a dead end has one")
+
+        var circle = nodes
+        circle[1] = OSMNode(id: 2, lat: 47.10, lon: 9.51, tags: [("highway", "turning_circle")])
+        let (gc, ebc) = try graph(nodes: circle, ways)
+        XCTAssertNotNil(arc(ebc, try node(gc, ebc, 1, 2), try node(gc, ebc, 2, 1)), "at a turning circle")
+
+        // The other two roads one-way out of the junction: the road arrived on is the only way in.
+        let oneways = [road(10, [1, 2]), road(12, [2, 3], [("oneway", "yes")]), road(11, [2, 4], [("oneway", "yes")])]
+        let (go, ebo) = try graph(oneways)
+        XCTAssertNotNil(arc(ebo, try node(go, ebo, 1, 2), try node(go, ebo, 2, 1)), "the only way in")
 
         var settings = CarProfile.embeddedDefault.settings
+        settings.uTurns = .anywhere
+        let (ga, eba) = try graph(ways, profile: CarProfile(settings: settings))
+        let uTurn = try XCTUnwrap(arc(eba, try node(ga, eba, 1, 2), try node(ga, eba, 2, 1)), "anywhere: at a junction too")
+        XCTAssertGreaterThanOrEqual(uTurn, eba.nodeWeight[Int(try node(ga, eba, 2, 1))] + 200, "at the U-turn penalty")
+
         settings.uTurns = .deadEnds
-        let (g2, eb2) = try graph(ways, profile: CarProfile(settings: settings))
-        XCTAssertNil(arc(eb2, try node(g2, eb2, 1, 2), try node(g2, eb2, 2, 1)))
+        let (g2, eb2) = try graph(nodes: circle, ways, profile: CarProfile(settings: settings))
+        XCTAssertNil(arc(eb2, try node(g2, eb2, 1, 2), try node(g2, eb2, 2, 1)), "deadEnds: not even at a turning circle")
         XCTAssertNotNil(arc(eb2, try node(g2, eb2, 2, 4), try node(g2, eb2, 4, 2)), "dead ends keep theirs")
     }
 

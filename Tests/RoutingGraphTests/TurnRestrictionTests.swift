@@ -82,7 +82,7 @@ final class TurnRestrictionTests: XCTestCase {
         XCTAssertEqual(g.edgeCount, 6)
         XCTAssertEqual(eb.nodeCount, 12)
         XCTAssertEqual(eb.restrictedTurns, 1)
-        XCTAssertEqual(eb.uTurns, 12)   // one for each direction arriving at a node: U-turns anywhere
+        XCTAssertEqual(eb.uTurns, 1)   // OSRM's rule: only at the dead end W, at no junction
         // A left turn costs more than going straight on the same junction (right-hand traffic).
         let (wc, _) = try XCTUnwrap(g.edge(1, 2))
         let (ce, _) = try XCTUnwrap(g.edge(2, 3))
@@ -94,7 +94,17 @@ final class TurnRestrictionTests: XCTestCase {
         let straight = try XCTUnwrap(arcWeight(2 * wc, 2 * ce))
         let right = try XCTUnwrap(arcWeight(2 * wc, 2 * cs))
         XCTAssertLessThan(straight, right)
-        XCTAssertGreaterThan(try XCTUnwrap(arcWeight(2 * wc, 2 * wc + 1)), right)  // a U-turn at the junction, dearer than any turn
+        XCTAssertNil(arcWeight(2 * wc, 2 * wc + 1), "no U-turn at a usual junction")
+
+        // With U-turns anywhere: one for each direction arriving at a node, dearer than any turn.
+        var settings = CarProfile.embeddedDefault.settings
+        settings.uTurns = .anywhere
+        let anywhere = EdgeBasedGraph(g, profile: CarProfile(settings: settings))
+        XCTAssertEqual(anywhere.uTurns, 12)
+        let uTurn = try XCTUnwrap((0..<anywhere.arcs.tails.count).first {
+            anywhere.arcs.tails[$0] == anywhere.nodeOfEdgeDirection[2 * wc] && anywhere.arcs.heads[$0] == anywhere.nodeOfEdgeDirection[2 * wc + 1]
+        })
+        XCTAssertGreaterThan(anywhere.arcs.weights[uTurn] - anywhere.nodeWeight[Int(anywhere.nodeOfEdgeDirection[2 * wc + 1])], right)
     }
 
     func testDeadEndAllowsTheUTurn() throws {

@@ -68,14 +68,14 @@ final class CarProfileTests: XCTestCase {
     func testDefaultHashIsPinned() {
         XCTAssertEqual(CarProfile.embeddedDefault.hash.count, 64)
         XCTAssertEqual(CarProfile.embeddedDefault.settings.canonicalJSON,
-                       "{\"rules\":2,\"deniedAccessValues\":[\"agricultural\",\"bus\",\"customers\",\"delivery\",\"destination\","
+                       "{\"rules\":3,\"deniedAccessValues\":[\"agricultural\",\"bus\",\"customers\",\"delivery\",\"destination\","
                        + "\"emergency\",\"emergency_vehicle\",\"foot\",\"forestry\",\"military\",\"minibus\",\"no\",\"official\","
                        + "\"private\",\"psv\",\"restricted\",\"share_taxi\",\"taxi\"],\"drivingSide\":\"right\","
                        + "\"highwaySpeedsKmh\":{\"motorway\":110,\"motorway_link\":55,\"trunk\":90,\"trunk_link\":45,\"primary\":70,"
                        + "\"primary_link\":35,\"secondary\":60,\"secondary_link\":30,\"tertiary\":50,\"tertiary_link\":25,"
                        + "\"unclassified\":40,\"residential\":30,\"living_street\":10,\"service\":15,\"winter_road\":20,\"ice_road\":15},\"maxspeedFactor\":1,"
                        + "\"name\":\"car\",\"nodeDelaysSeconds\":{\"giveWay\":1,\"stop\":2,\"trafficSignals\":2},"
-                       + "\"turns\":{\"turnBias\":1.075,\"turnPenalty\":7.5,\"uTurnPenalty\":20,\"uTurns\":\"anywhere\"},"
+                       + "\"turns\":{\"turnBias\":1.075,\"turnPenalty\":7.5,\"uTurnPenalty\":20,\"uTurns\":\"notAtIntersections\"},"
                        + "\"allowedAccessValues\":[\"designated\",\"hov\",\"motor_vehicle\",\"motorcar\",\"permissive\",\"vehicle\",\"yes\"],"
                        + "\"restrictedAccessValues\":[\"customers\",\"delivery\",\"destination\",\"private\"],"
                        + "\"restrictedAccessPenaltySeconds\":600,\"otherHighwaySpeedKmh\":10,"
@@ -199,8 +199,8 @@ final class CarProfileTests: XCTestCase {
         XCTAssertEqual(loadError(edit("\"maxspeedFactor\": 1,", "\"maxspeedFactor\": 3,")),
                        "maxspeedFactor must be a number in (0, 2], got 3")
         XCTAssertEqual(loadError(edit("[\"no\",", "[1,")), "deniedAccessValues must be an array of non-empty strings")
-        XCTAssertEqual(loadError(edit("\"uTurns\": \"anywhere\"", "\"uTurns\": \"never\"")),
-                       "turns.uTurns must be \"anywhere\" or \"deadEnds\", got \"never\"")
+        XCTAssertEqual(loadError(edit("\"uTurns\": \"notAtIntersections\"", "\"uTurns\": \"never\"")),
+                       "turns.uTurns must be \"notAtIntersections\", \"anywhere\" or \"deadEnds\", got \"never\"")
         XCTAssertEqual(loadError(edit("\"heightM\": 2.0", "\"heightM\": -1")), "vehicle.heightM must be a number of m in [0, 20], got -1")
         XCTAssertEqual(loadError(edit("\"mud\": 10", "\"mud\": 400")), "surfaceSpeedsKmh.mud must be a number of km/h in [0, 300], got 400")
         XCTAssertEqual(loadError(edit("\"ferry\": 5,", "")), "missing field \"routeSpeedsKmh.ferry\"")
