@@ -25,6 +25,8 @@ public struct RouteStep {
     public var rotaryName: String?
     /// Riding a ferry or a car train rather than driving (OSRM's `mode`).
     public var isFerry = false
+    /// What the collapse of steps reads (`StepCollapseFacts`).
+    var collapse = StepCollapseFacts()
 }
 
 /// Turns driven pieces into OSRM-style steps: a new step where the driver must act (a turn at a
@@ -92,6 +94,7 @@ struct StepBuilder {
                 // The step before the new one ends where the new one starts.
                 finish(steps.count - 2, through: pieces[i - 1].points.upperBound)
                 stepStart = piece.points.lowerBound
+                noteCollapseFacts(at: junctions[i - 1], from: pieces[i - 1], to: piece, on: &steps[steps.count - 1])
                 if type.entersRoundabout {
                     roundaboutStep = steps.count - 1
                     if type == .rotary { steps[steps.count - 1].rotaryName = steps[steps.count - 1].name }
@@ -110,6 +113,10 @@ struct StepBuilder {
                 }
             } else if i > 0 && junctions[i - 1].roads >= 3 {
                 stepIntersections += 1
+                if silentStep(junctions[i - 1], from: pieces[i - 1], to: piece, points: points, stepMeters: meters, onto: &steps) {
+                    finish(steps.count - 2, through: pieces[i - 1].points.upperBound)
+                    stepStart = piece.points.lowerBound
+                }
             }
             meters += piece.meters
             seconds += piece.seconds
@@ -121,6 +128,7 @@ struct StepBuilder {
         // The arrival names the road arrived on, even when the step onto it is suppressed.
         let arriveName = steps[steps.count - 1].name, arriveRef = steps[steps.count - 1].ref
         let arriveFerry = steps[steps.count - 1].isFerry
+        collapseSteps(&steps)
         suppressShortNameSegments(&steps)
         let arriveBearing = segmentBearing(points, last.points, fromStart: false) ?? data.bearingArriving(last.edge, last.direction)
         var arrive = RouteStep(type: .arrive, modifier: nil, bearingBefore: arriveBearing.rounded(), bearingAfter: 0,
@@ -316,7 +324,7 @@ struct StepBuilder {
     }
 
     /// OSRM's intersection: bearings of every road at the node (sorted), the one arrived on, the one taken.
-    private func intersection(node: Int, arriving: DrivenPiece, leaving: DrivenPiece, bearings: UnsafeBufferPointer<Double>)
+    func intersection(node: Int, arriving: DrivenPiece, leaving: DrivenPiece, bearings: UnsafeBufferPointer<Double>)
         -> (IntersectionBearings, Int?, Int?) {
         let first = Int(data.nodeFirstEnd[node]), count = bearings.count
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { keyed in

@@ -1,0 +1,67 @@
+import OSMPBF
+import RouteQuery
+import TestSupport
+import XCTest
+
+/// OSRM's collapsing of steps end to end on hand-made maps (`StepCollapse*.swift`): two
+/// maneuvers a driver makes as one are one step.
+final class GuidanceCollapseTests: XCTestCase {
+    var scratch: Scratch!
+    var map: HandMadeMap!
+    override func setUp() { scratch = Scratch(); map = HandMadeMap(scratch: scratch) }
+    override func tearDown() { scratch.remove() }
+
+    func node(_ id: Int64, _ east: Double, _ north: Double) -> OSMNode { HandMadeMap.node(id, east, north) }
+
+    /// OSRM's "Segregated Intersection, Cross Belonging to Single Street" (collapse.feature), a
+    /// 20 m grid: two divided roads cross; the short links inside the crossing (cf, gb, and the
+    /// 20 m pieces between the crossing roads) are `is_segregated`, so turning left across the
+    /// crossing is one `turn left`, and going back along the other carriageway one `continue uturn`.
+    ///
+    ///         i l
+    ///
+    ///     d   c b   a
+    ///     e   f g   h
+    ///
+    ///         j k
+    func testATurnAcrossADividedRoadIsOneStep() throws {
+        let nodes = [node(1, 100, -40), node(2, 60, -40), node(3, 40, -40), node(4, 0, -40),
+                     node(5, 0, -60), node(6, 40, -60), node(7, 60, -60), node(8, 100, -60),
+                     node(9, 40, 0), node(10, 40, -100), node(11, 60, -100), node(12, 60, 0)]
+        let oneway: [(String, String)] = [("highway", "primary"), ("oneway", "yes")]
+        let ways = [HandMadeMap.way(20, [1, 2], "first", oneway), HandMadeMap.way(21, [2, 3], "first", oneway),
+                    HandMadeMap.way(22, [3, 4], "first", oneway), HandMadeMap.way(23, [5, 6], "first", oneway),
+                    HandMadeMap.way(24, [6, 7], "first", oneway), HandMadeMap.way(25, [7, 8], "first", oneway),
+                    HandMadeMap.way(26, [9, 3], "second", oneway), HandMadeMap.way(27, [2, 12], "second", oneway),
+                    HandMadeMap.way(28, [11, 7], "second", oneway), HandMadeMap.way(29, [6, 10], "second", oneway),
+                    HandMadeMap.way(30, [3, 6], "first", oneway), HandMadeMap.way(31, [7, 2], "first", oneway)]
+        let (s, at) = try map.service(nodes, ways)
+        XCTAssertEqual(try HandMadeMap.steps(s, at, 1, 10), ["depart first", "turn left second", "arrive second"])
+        XCTAssertEqual(try HandMadeMap.steps(s, at, 1, 8), ["depart first", "continue uturn first", "arrive first"])
+        XCTAssertEqual(try HandMadeMap.steps(s, at, 1, 12), ["depart first", "turn right second", "arrive second"])
+    }
+
+    /// OSRM's "Staggered Intersection: Oak St, Cedar Dr" (staggered-intersections.feature), a
+    /// 1 m grid: a right turn and a left turn 2 m apart across Cedar Dr is going straight on
+    /// along Oak St; 2 m further apart (over 3 m) they are two turns again.
+    ///
+    ///         j
+    ///     a b c
+    ///         d
+    ///         e f g
+    ///         h
+    ///         i
+    func testAStaggeredCrossingIsNoTurn() throws {
+        func crossing(gap: Double) throws -> [String] {
+            let nodes = [node(1, 0, -1), node(2, 1, -1), node(3, 2, -1), node(4, 2, 0), node(5, 2, -1 - gap / 2),
+                         node(6, 2, -1 - gap), node(7, 3, -1 - gap), node(8, 4, -1 - gap), node(9, 2, -2 - gap), node(10, 2, -3 - gap)]
+            let residential: [(String, String)] = [("highway", "residential")]
+            let ways = [HandMadeMap.way(20, [1, 2, 3], "Oak St", residential), HandMadeMap.way(21, [6, 7, 8], "Oak St", residential),
+                        HandMadeMap.way(22, [4, 3, 5, 6, 9, 10], "Cedar Dr", residential)]
+            let (s, at) = try map.service(nodes, ways)
+            return try HandMadeMap.steps(s, at, 1, 8)
+        }
+        XCTAssertEqual(try crossing(gap: 2), ["depart Oak St", "arrive Oak St"])
+        XCTAssertEqual(try crossing(gap: 8), ["depart Oak St", "turn right Cedar Dr", "turn left Oak St", "arrive Oak St"])
+    }
+}
