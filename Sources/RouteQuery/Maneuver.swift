@@ -5,11 +5,17 @@ public enum ManeuverType: String {
     /// A large named roundabout (OSRM's rotary: one name of its own, no road at it of that name,
     /// a radius over 15 m), entered and left.
     case rotary, exitRotary = "exit rotary"
+    /// A small roundabout taken as one turn (OSRM's roundabout intersection): the turn it amounts
+    /// to and the exit, with no exit step after it.
+    case roundaboutTurn = "roundabout turn"
     /// Only the mode of travel changes (onto or off a ferry or a car train).
     case notification
 
-    /// Entering a roundabout or rotary (the step that counts exits).
-    public var entersRoundabout: Bool { self == .roundabout || self == .rotary }
+    /// Entering a roundabout of any kind (the step that counts exits), as OSRM's `entersRoundabout`.
+    public var entersRoundabout: Bool { self == .roundabout || self == .rotary || self == .roundaboutTurn }
+    /// Entering a roundabout or rotary that an exit step of its own leaves (not a roundabout
+    /// turn, which takes its exit in: it is said as a turn onto the road it leads to).
+    public var hasExitStep: Bool { self == .roundabout || self == .rotary }
     /// Leaving one.
     public var exitsRoundabout: Bool { self == .exitRoundabout || self == .exitRotary }
 }

@@ -125,6 +125,7 @@ struct StepBuilder {
         let last = pieces[pieces.count - 1]
         finish(steps.count - 1, through: last.points.upperBound)
         trimZeroLengthEnds(&steps, firstRing: firstRing, lastRing: lastRing)
+        mergeRoundaboutTurns(&steps)
         // The arrival names the road arrived on, even when the step onto it is suppressed.
         let arriveName = steps[steps.count - 1].name, arriveRef = steps[steps.count - 1].ref
         let arriveFerry = steps[steps.count - 1].isFerry
@@ -249,18 +250,23 @@ struct StepBuilder {
         let inRoundabout = j.inRoundabout, toRoundabout = j.toRoundabout
         let isHighway = StepJunction.isHighway, isLink = StepJunction.isLink
         var type: ManeuverType?
+        var exit: Int?
         if j.isUTurn && !inRoundabout {
             // OSRM's `continue uturn` on the road driven (`turn uturn` would need another road).
             type = sameRoad ? .continue : .turn
         } else if j.changesMode && !toRoundabout && !inRoundabout {
             type = .notification
         } else if toRoundabout {
-            type = isRotary(ringAt: node) ? .rotary : .roundabout
+            type = roundaboutKind(ringAt: node).entry
             // An exit at the entry node itself counts when it lies right of the way into the
             // ring (passed after entering it, in right-hand traffic), as OSRM counts.
-            exitsPassed = roundaboutExits(at: node, except: a.edge, rightOf: angle, arriving: arriving, bearings: endBearings)
+            exitsPassed = roundaboutExits(at: node, entry: a, rightOf: angle, arriving: arriving, bearings: endBearings)
         } else if inRoundabout {
             type = isRotary(ringAt: node) ? .exitRotary : .exitRoundabout
+        } else if let touched = roundaboutTouched(at: node, from: a, angle: angle, arriving: arriving, bearings: endBearings) {
+            // Onto a road off the ring where it is entered: the first exit, entered and left at once.
+            type = touched
+            exit = 1
         } else if isLink(classB) && !isLink(classA) && !isHighway(classA) {
             type = .onRamp
         } else if isHighway(classA) && isLink(classB) {
@@ -293,7 +299,7 @@ struct StepBuilder {
         if type == .fork { modifier = angle > 0 ? .slightRight : .slightLeft }
         let location = (points.lon[b.points.lowerBound], points.lat[b.points.lowerBound])
         steps.append(RouteStep(type: type, modifier: modifier, bearingBefore: arriving.rounded(), bearingAfter: leaving.rounded(),
-                               location: location, exit: nil,
+                               location: location, exit: exit,
                                name: strings.string(data.edges[b.edge].name, in: data), ref: strings.string(data.edges[b.edge].ref, in: data)))
         let (bearings, inIndex, outIndex) = intersection(node: node, arriving: a, leaving: b, bearings: endBearings)
         steps[steps.count - 1].isFerry = StepJunction.isFerry(classB)

@@ -1,19 +1,26 @@
 import RoutingTiles
 
-/// Roundabouts as OSRM's guidance sees them: which nodes count as exits, and which rings are rotaries.
+/// Roundabouts as OSRM's guidance sees them: which nodes count as exits (the kinds of ring: `RoundaboutKind`).
 extension StepBuilder {
     /// Whether `node` is an exit of the roundabout passed through it, as OSRM counts them: one
     /// per node with a drivable road leaving the roundabout (entry-only roads do not count), but
     /// not when every such road is of low priority (service roads) while the roundabout is not.
-    func roundaboutExits(at node: Int, except arrivedOn: Int = -1, rightOf ringAngle: Double = 0, arriving: Double = 0,
+    /// At the node the ring is entered from piece `entry` (`bearings` of the node's road ends
+    /// given), only roads right of the way into the ring count (`ringAngle`, the turn onto it),
+    /// and only those the driver may turn onto (OSRM's exit at the entry).
+    func roundaboutExits(at node: Int, entry: DrivenPiece? = nil, rightOf ringAngle: Double = 0, arriving: Double = 0,
                                  bearings: UnsafeBufferPointer<Double>? = nil) -> Int {
         var exit = false, lowPriorityExit = false, lowPriorityRing = false
         let first = Int(data.nodeFirstEnd[node])
         for i in first..<Int(data.nodeFirstEnd[node + 1]) {
             let ed = Int(data.nodeEnds[i])
-            guard ed >> 1 != arrivedOn else { continue }
-            if let bearings, data.edges[ed >> 1].flags & EdgeFlags.roundabout == 0,
-               turnAngle(arriving: arriving, leaving: bearings[i - first]) <= ringAngle { continue }
+            if let entry, let bearings {
+                guard ed >> 1 != entry.edge else { continue }
+                if data.edges[ed >> 1].flags & EdgeFlags.roundabout == 0
+                    && (turnAngle(arriving: arriving, leaving: bearings[i - first]) <= ringAngle || !turnAllowed(from: entry, into: ed)) {
+                    continue
+                }
+            }
             let edge = data.edges[ed >> 1]
             if edge.flags & EdgeFlags.roundabout != 0 {
                 if Self.isLowPriority(edge.roadClass) { lowPriorityRing = true }
@@ -24,52 +31,46 @@ extension StepBuilder {
         return exit || (lowPriorityExit && lowPriorityRing) ? 1 : 0
     }
 
+    /// Whether the graph has the turn from piece `a` into edge direction `ed` (leaving the node
+    /// `a` ends at): not forbidden by a restriction or by the road layout.
+    func turnAllowed(from a: DrivenPiece, into ed: Int) -> Bool {
+        let to = data.edgeDirectionRank[ed]
+        guard to != UInt32.max else { return false }
+        return data.ch.originalArcWeight(from: data.edgeDirectionRank[a.edge << 1 | a.direction], to: to) != nil
+    }
+
     /// Service roads (and other highway values opened to cars): OSRM's low-priority classes.
     static func isLowPriority(_ roadClass: UInt8) -> Bool { roadClass == 13 || roadClass == 16 }
+}
 
-    /// OSRM's rotary: a roundabout whose ring has one name of its own that no road at it bears,
-    /// with a radius (its length over 2π) above 15 m. Walks the ring from `node` (a node on it),
-    /// its length and names from the edge records; a ring that does not close is a roundabout.
-    static let rotaryRadiusMeters = 15.0
+extension StepBuilder {
+    /// A turn this close to straight on, across the ring, is a road through the roundabout
+    /// (OSRM's throughabout, within `FUZZY_ANGLE_DIFFERENCE`), not an exit.
+    static let throughaboutDegrees = 25.0
 
-    func isRotary(ringAt node: Int) -> Bool {
-        var ringName: UInt32 = 0
-        var lengthCm = 0.0
-        var current = node
-        for _ in 0..<256 {
-            var next = -1
-            for i in Int(data.nodeFirstEnd[current])..<Int(data.nodeFirstEnd[current + 1]) {
-                let ed = Int(data.nodeEnds[i])
-                let edge = data.edges[ed >> 1]
-                guard edge.flags & EdgeFlags.roundabout != 0, data.edgeDirectionRank[ed] != UInt32.max else { continue }
-                if next >= 0 { return false }   // a fork in the ring
-                if edge.name != 0 {
-                    if ringName != 0 && ringName != edge.name { return false }
-                    ringName = edge.name
-                }
-                lengthCm += Double(edge.lengthCm)
-                next = data.endNode(ed >> 1, ed & 1)
-            }
-            guard next >= 0 else { return false }
-            current = next
-            if current == node { break }
+    /// OSRM's enter-and-exit: at a node where a roundabout can be entered, a turn from one road off
+    /// the ring onto another is said as leaving it (`exit roundabout`, `exit rotary`, or for a
+    /// roundabout intersection a `roundabout turn`), unless the road taken lies across the ring
+    /// (between its two roads) within `throughaboutDegrees` of straight on. Nil there and where
+    /// there is no ring to enter from piece `a`. `angle` is the turn taken, `bearings[k]` of the node's k-th road end.
+    func roundaboutTouched(at node: Int, from a: DrivenPiece, angle: Double, arriving: Double,
+                           bearings: UnsafeBufferPointer<Double>) -> ManeuverType? {
+        let first = Int(data.nodeFirstEnd[node])
+        var ringOut = -1, ringRoadsRight = 0
+        for i in first..<Int(data.nodeFirstEnd[node + 1]) {
+            let ed = Int(data.nodeEnds[i])
+            guard data.edges[ed >> 1].flags & EdgeFlags.roundabout != 0 else { continue }
+            if data.edgeDirectionRank[ed] != UInt32.max { ringOut = ed }
+            if turnAngle(arriving: arriving, leaving: bearings[i - first]) > angle { ringRoadsRight += 1 }
         }
-        guard current == node, ringName != 0, lengthCm / 100 / (2 * .pi) > Self.rotaryRadiusMeters else { return false }
-        // No road at the ring of its name (walked again: only large named rings get here).
-        for _ in 0..<256 {
-            var next = -1
-            for i in Int(data.nodeFirstEnd[current])..<Int(data.nodeFirstEnd[current + 1]) {
-                let ed = Int(data.nodeEnds[i])
-                let edge = data.edges[ed >> 1]
-                if edge.flags & EdgeFlags.roundabout == 0 {
-                    if edge.name == ringName { return false }
-                } else if data.edgeDirectionRank[ed] != UInt32.max {
-                    next = data.endNode(ed >> 1, ed & 1)
-                }
-            }
-            current = next
-            if current == node || current < 0 { break }
+        // The ring must be there to enter (not forbidden by a restriction).
+        guard ringOut >= 0, turnAllowed(from: a, into: ringOut) else { return nil }
+        // An odd number of ring roads right of the road taken: it lies across the ring.
+        if abs(angle) < Self.throughaboutDegrees && ringRoadsRight % 2 == 1 { return nil }
+        switch roundaboutKind(ringAt: node) {
+        case .roundabout: return .exitRoundabout
+        case .rotary: return .exitRotary
+        case .intersection: return .roundaboutTurn
         }
-        return true
     }
 }

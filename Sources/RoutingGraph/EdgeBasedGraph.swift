@@ -75,6 +75,7 @@ public struct EdgeBasedGraph {
             // A barrier lets routes reach it and turn back, never pass.
             let isBarrier = g.nodeControl[v] & NodeControlFlags.barrier != 0
             let isTurningPlace = g.nodeControl[v] & NodeControlFlags.turningPlace != 0
+            let ring = RoundaboutCrossing(g, ends: ends[Int(first[v])..<Int(first[v + 1])], drivable: nodeOfEdgeDirection)
             for a in arriving {
                 let ea = Int(a >> 1)
                 let arrivingBearing = Double(a & 1 == 0 ? g.edgeBearingEnd[ea] : (g.edgeBearingStart[ea] + 1800) % 3600) / 10
@@ -86,6 +87,7 @@ public struct EdgeBasedGraph {
                     let isUTurn = b == a ^ 1
                     if isBarrier && !isUTurn { continue }
                     if isUTurn && !uTurnAllowed { continue }
+                    if let ring, !isUTurn, ring.forbids(arriving: a, leaving: b) { continue }
                     if restricted && rules.forbids(a, b) {
                         restrictedTurns += 1
                         continue

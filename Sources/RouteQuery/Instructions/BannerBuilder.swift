@@ -10,7 +10,7 @@ struct BannerBuilder {
 
     func primary() -> BannerText {
         var components: [BannerComponent] = []
-        if phrase.type.entersRoundabout, let exit = phrase.exit {
+        if phrase.type.hasExitStep, let exit = phrase.exit {
             components += [BannerComponent(text: "Exit", type: .exit), BannerComponent(text: String(exit), type: .exitNumber)]
         }
         let road = roadComponents()
@@ -28,7 +28,7 @@ struct BannerBuilder {
         }
         return BannerText(text: components.map(\.text).joined(separator: " "), components: components,
                           type: phrase.type.rawValue, modifier: modifier,
-                          degrees: phrase.type.entersRoundabout ? degrees : nil, drivingSide: "right")
+                          degrees: phrase.type.hasExitStep ? degrees : nil, drivingSide: "right")
     }
 
     /// "A13 / Hauptstrasse": every ref as an icon, then a delimiter and the name.

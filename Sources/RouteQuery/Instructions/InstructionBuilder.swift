@@ -70,7 +70,7 @@ struct InstructionBuilder {
     func chained(_ j: Int, second: Bool = false) -> ManeuverPhrase.Text {
         let p = second ? then(j) : nows[j]
         guard j + 1 < steps.count, steps[j].meters < Self.shortStepMeters,
-              !steps[j].type.entersRoundabout, steps[j].type != .arrive else { return p }
+              !steps[j].type.hasExitStep, steps[j].type != .arrive else { return p }
         return p + ManeuverPhrase.Text(", then ") + lowered(then(j + 1))
     }
 
@@ -93,7 +93,7 @@ struct InstructionBuilder {
         let s = steps[j]
         var road = spoken(j)
         var modifier = s.modifier
-        if s.type.entersRoundabout {
+        if s.type.hasExitStep {
             // The road named is the one the exit leads to, not the roundabout's own name.
             road = j + 1 < steps.count && steps[j + 1].type.exitsRoundabout ? spoken(j + 1) : ""
             modifier = roundaboutTurn(j)?.modifier ?? modifier
@@ -121,7 +121,7 @@ struct InstructionBuilder {
 
     func bannerStep(_ j: Int) -> Int? {
         let s = steps[j]
-        if s.type.entersRoundabout { return j + 1 < steps.count && steps[j + 1].type.exitsRoundabout ? j + 1 : nil }
+        if s.type.hasExitStep { return j + 1 < steps.count && steps[j + 1].type.exitsRoundabout ? j + 1 : nil }
         if s.name.isEmpty && s.ref.isEmpty && [.onRamp, .offRamp, .fork, .merge].contains(s.type) {
             return ((j + 1)..<min(steps.count - 1, j + 4)).first { !steps[$0].name.isEmpty || !steps[$0].ref.isEmpty }
         }
@@ -132,7 +132,7 @@ struct InstructionBuilder {
     /// modifier and as Mapbox's `degrees` (turned around the roundabout: 180 straight on,
     /// 90 right, 270 left, 360 back, for right-hand traffic driving anticlockwise).
     func roundaboutTurn(_ j: Int) -> (modifier: ManeuverModifier, degrees: Double)? {
-        guard steps[j].type.entersRoundabout, j + 1 < steps.count, steps[j + 1].type.exitsRoundabout else { return nil }
+        guard steps[j].type.hasExitStep, j + 1 < steps.count, steps[j + 1].type.exitsRoundabout else { return nil }
         let angle = turnAngle(arriving: steps[j].bearingBefore, leaving: steps[j + 1].bearingAfter)
         var degrees = (180 - angle).rounded()
         if degrees <= 0 { degrees += 360 }

@@ -28,7 +28,7 @@ struct ManeuverPhrase {
     var now: Text {
         if type == .arrive { return fill(Phrasebook.arrive(side: side, ahead: false)) }
         // A roundabout the destination lies in has no exit to take: it is only entered.
-        let row = type.entersRoundabout && exit == nil ? Phrasebook.enterOnly(type) : Phrasebook.row(type, modifier)
+        let row = type.hasExitStep && exit == nil ? Phrasebook.enterOnly(type) : Phrasebook.row(type, modifier)
         if road.isEmpty, let towards, !towards.isEmpty { return fill(row.unnamed + Phrasebook.towards, towards: towards) }
         return fill(road.isEmpty ? row.unnamed : row.named)
     }

@@ -48,6 +48,9 @@ enum Phrasebook {
         case (.rotary, _): return Row(unnamed: "Enter the traffic circle and take the {nth} exit",
                                       named: "Enter the traffic circle and take the {nth} exit onto {road}")
         case (.exitRotary, _): return Row(unnamed: "Exit the traffic circle", named: "Exit the traffic circle onto {road}")
+        case (.roundaboutTurn, .uturn?): return Row(unnamed: "At the roundabout, make a U-turn", named: "At the roundabout, make a U-turn onto {road}")
+        case (.roundaboutTurn, .straight?): return Row(unnamed: "At the roundabout, go straight", named: "At the roundabout, go straight onto {road}")
+        case (.roundaboutTurn, _): return Row(unnamed: "At the roundabout, turn {dir}", named: "At the roundabout, turn {dir} onto {road}")
         case (.notification, .straight?), (.notification, nil): return Row(unnamed: "Continue", named: "Continue onto {road}")
         case (.notification, _): return Row(unnamed: "Continue {dir}", named: "Continue {dir} onto {road}")
         case (.arrive, _): return Row(unnamed: "You have arrived at {goal}", named: "You have arrived at {goal}")
