@@ -24,6 +24,9 @@ public struct GraphBuild {
 
     public struct Summary {
         public var nodes = 0, edges = 0, droppedEdges = 0
+        /// Directions of edges that run over the same nodes as a faster (or first-named) one
+        /// (`RoadGraph.keepOneOfParallelEdges`).
+        public var parallelDirectionsDropped = 0
         public var compressedNodes = 0, compressedEdges = 0
         public var edgeBasedNodes = 0, edgeBasedEdges = 0
         public var restrictions = 0, restrictedTurns = 0, uTurns = 0
@@ -55,7 +58,7 @@ public struct GraphBuild {
         summary.dataVersion = tileSet.dataVersion
         stage("load")
 
-        let road = RoadGraph(tiles: tileSet.tiles)
+        var road = RoadGraph(tiles: tileSet.tiles)
         if let e = (0..<road.edgeCount).first(where: { !road.shapeRunsBetweenItsNodes($0) }) {
             let from = road.nodeOsmId[Int(road.edgeFrom[e])], to = road.nodeOsmId[Int(road.edgeTo[e])]
             throw InputError(file: directories[0], "the routing tiles' edge from OSM node \(from) to \(to) has a shape that does not start and end at those nodes")
@@ -63,6 +66,7 @@ public struct GraphBuild {
         summary.nodes = road.nodeCount
         summary.edges = road.edgeCount
         summary.droppedEdges = road.droppedEdges
+        summary.parallelDirectionsDropped = road.keepOneOfParallelEdges()
         summary.restrictions = road.restrictions.count
         var g = ChainCompression.compress(road)
         summary.compressedNodes = g.nodeCount

@@ -75,6 +75,7 @@ struct RouteGraph: ParsableCommand {
             "nodes": .int(s.nodes),
             "edges": .int(s.edges),
             "droppedEdges": .int(s.droppedEdges),
+            "parallelDirectionsDropped": .int(s.parallelDirectionsDropped),
             "compressedNodes": .int(s.compressedNodes),
             "compressedEdges": .int(s.compressedEdges),
             "edgeBasedNodes": .int(s.edgeBasedNodes),

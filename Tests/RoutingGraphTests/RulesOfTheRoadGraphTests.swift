@@ -104,4 +104,26 @@ final class RulesOfTheRoadGraphTests: XCTestCase {
         XCTAssertEqual(g.edgeRoadClass[try XCTUnwrap(g.edge(1, 2)).0], RoadClass.ferry.rawValue)
         XCTAssertNotEqual(g.edgeFlags[try XCTUnwrap(g.edge(1, 2)).0] & EdgeFlags.notStartpoint, 0)
     }
+
+    /// Two ways over the same nodes: per direction only the faster is driven, on a tie the one
+    /// whose name sorts first (OSRM keeps one segment per node pair and direction).
+    func testOfParallelWaysOnlyTheFasterIsDriven() throws {
+        let slow = OSMWay(id: 20, refs: [1, 2], tags: [("highway", "residential"), ("name", "a slow")])
+        let fast = OSMWay(id: 21, refs: [1, 2], tags: [("highway", "primary"), ("name", "b fast")])
+        var g = RoadGraph(tiles: try tiles(ofHandMade: nodes, [slow, fast, road(12, [2, 3])]))
+        XCTAssertEqual(g.keepOneOfParallelEdges(), 2, "both directions of the slow twin")
+        let kept = (0..<g.edgeCount).filter { g.edgeSpeedForward[$0] > 0 && g.nodeOsmId[Int(g.edgeFrom[$0])] == 1 }
+        XCTAssertEqual(kept.map { g.strings[Int(g.edgeName[$0])] }, ["b fast"])
+
+        let twin = OSMWay(id: 22, refs: [1, 2], tags: [("highway", "residential"), ("name", "c twin")])
+        var tie = RoadGraph(tiles: try tiles(ofHandMade: nodes, [twin, slow, road(12, [2, 3])]))
+        XCTAssertEqual(tie.keepOneOfParallelEdges(), 2)
+        let named = (0..<tie.edgeCount).filter { tie.edgeSpeedBackward[$0] > 0 && tie.nodeOsmId[Int(tie.edgeTo[$0])] == 2 }
+        XCTAssertEqual(named.map { tie.strings[Int(tie.edgeName[$0])] }, ["a slow"], "the name that sorts first")
+
+        let other = OSMWay(id: 23, refs: [1, 4, 2], tags: [("highway", "residential"), ("name", "around")])
+        var apart = RoadGraph(tiles: try tiles(ofHandMade: nodes, [other, slow, road(12, [2, 3])]))
+        XCTAssertEqual(apart.keepOneOfParallelEdges(), 0, "another shape between the same nodes is another road")
+    }
 }
+
