@@ -56,12 +56,18 @@ public struct LegSearch {
     /// A point as a search target: each usable direction, offset by the part of its edge up to
     /// the point minus the edge's whole weight (which the search counts on arriving), plus
     /// `shift`, the largest such weight, so that no offset is negative; answers subtract it.
+    /// A direction copied for a via-way restriction is a target in its copies too: a point on
+    /// the via way is reached along the restriction's path as well (OSRM's "snap to via way").
     func targetEndpoints(_ target: Phantom) -> (targets: [CHEndpoint], shift: UInt32) {
         var shift: UInt32 = 0
         target.forEachDirection { _, r in shift = max(shift, data.rankWeight(r)) }
         var targets: [CHEndpoint] = []
         targets.reserveCapacity(2)
-        target.forEachDirection { d, r in targets.append((r, shift + partial(r, target.position(d)) - data.rankWeight(r))) }
+        target.forEachDirection { d, r in
+            let offset = shift + partial(r, target.position(d)) - data.rankWeight(r)
+            targets.append((r, offset))
+            data.forEachCopy(ofEdgeDirection: UInt32(2 * target.edge + d)) { targets.append(($0, offset)) }
+        }
         return (targets, shift)
     }
 
@@ -132,7 +138,7 @@ public struct LegSearch {
     /// `arcWeights[i]`, when given, is the weight of the arc into `ranks[i + 1]` (else looked up).
     func leg(ranks: [UInt32], weight: UInt64, source: Phantom, target: Phantom, arcWeights: [UInt32]? = nil) -> Leg {
         let sourceDirection = source.direction(of: ranks[0]) ?? 0
-        let targetDirection = target.direction(of: ranks[ranks.count - 1]) ?? 0
+        let targetDirection = data.direction(of: ranks[ranks.count - 1], on: target) ?? 0
         var times: [Double] = []
         if ranks.count == 1 {
             let r = ranks[0]

@@ -12,6 +12,8 @@ public struct Phantom {
     public var lat: Double
     /// From the input location to the snapped point, metres.
     public var distance: Double
+    /// The strongly connected component of the road (`SnapCandidate.component`; 0 is the largest).
+    public var component: UInt32 = 0
 
     public init(edge: Int, offsetCm: Double, lengthCm: Double, forwardRank: UInt32, backwardRank: UInt32,
                 lon: Double, lat: Double, distance: Double) {

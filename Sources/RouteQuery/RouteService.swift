@@ -38,14 +38,20 @@ public final class RouteService {
         return (nearest, alternatives)
     }
 
-    /// Snaps every waypoint and runs `body` on the end points: the nearest road of each, but
-    /// where that lies on a tiny component and a road on a big one is within reach, that road
-    /// (OSRM's fallback to the big component; tables snap the same way, so a route and a table
-    /// cell agree). In a graph with no big component the nearest road always wins.
+    /// Snaps every waypoint and runs `body` on the end points (`endPoints`).
     func withPhantoms<T>(_ request: RouteRequest, _ body: ([Phantom]) throws -> T) throws -> T {
         let (nearest, alternatives) = try phantomChoices(request)
-        guard let alternatives else { return try body(nearest) }
-        return try body(zip(nearest, alternatives).map { $1 ?? $0 })
+        return try body(endPoints(nearest: nearest, alternatives: alternatives))
+    }
+
+    /// OSRM's choice between each waypoint's nearest road and its road on a big component
+    /// (`SnapPhantomNodes`): the nearest roads when every waypoint's lies on one and the same tiny
+    /// component (a closed car park is routed inside itself), otherwise the big component's road
+    /// wherever there is one within reach. Routes and tables choose alike, so they agree.
+    func endPoints(nearest: [Phantom], alternatives: [Phantom?]?) -> [Phantom] {
+        guard let alternatives, let first = nearest.first else { return nearest }
+        if snapper.isTiny(component: first.component) && nearest.allSatisfy({ $0.component == first.component }) { return nearest }
+        return zip(nearest, alternatives).map { $1 ?? $0 }
     }
 
     /// The end points a route between the waypoints uses (`withPhantoms`).
@@ -108,7 +114,7 @@ public final class RouteService {
             duration += Double(weight) / 10
             if let span {
                 distance += data.meters(span, from: a, to: b)
-                arrival = b.direction(of: span.last) ?? 0
+                arrival = data.direction(of: span.last, on: b) ?? 0
             } else {
                 guard let leg = search.leg(from: a, to: b) else { throw Failure(code: "NoRoute", message: "Impossible route between points") }
                 distance += leg.meters(data, source: a, target: b)

@@ -23,6 +23,9 @@ public final class RoutingData: @unchecked Sendable {
     /// Ranks that copy an edge direction for a via-way restriction (sorted): `edgeDirectionRank`
     /// names only the originals.
     public let rankCopies: UnsafeBufferPointer<UInt32>
+    /// The copies by the edge direction they copy: (edge direction, rank), sorted, so a route's
+    /// end on a via way can be reached through them too (`copies(ofEdgeDirection:)`).
+    private let copiesByEdgeDirection: [(edgeDirection: UInt32, rank: UInt32)]
     public let rankComponent: RankComponents
     public let strings: GraphStrings
     public let ch: CHGraphView
@@ -42,6 +45,8 @@ public final class RoutingData: @unchecked Sendable {
         rankEdgeDirection = file.array(.rankEdgeDirection)
         edgeDirectionRank = file.edgeDirectionRank
         rankCopies = file.array(.rankCopies)
+        copiesByEdgeDirection = rankCopies.map { [rankEdgeDirection] in (rankEdgeDirection[Int($0)], $0) }
+            .sorted { ($0.edgeDirection, $0.rank) < ($1.edgeDirection, $1.rank) }
         rankComponent = file.rankComponents
         strings = file.strings
         ch = file.hierarchy
@@ -49,6 +54,28 @@ public final class RoutingData: @unchecked Sendable {
     }
 
     public func string(_ i: UInt32) -> String { strings[Int(i)] }
+
+    /// `body(rank)` for each copy of edge direction `2e + d` made for a via-way restriction:
+    /// driving it after the restriction's from and via ways (none in most graphs).
+    @inline(__always) func forEachCopy(ofEdgeDirection ed: UInt32, _ body: (UInt32) -> Void) {
+        guard !copiesByEdgeDirection.isEmpty else { return }
+        var lo = 0, hi = copiesByEdgeDirection.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if copiesByEdgeDirection[mid].edgeDirection < ed { lo = mid + 1 } else { hi = mid }
+        }
+        while lo < copiesByEdgeDirection.count && copiesByEdgeDirection[lo].edgeDirection == ed {
+            body(copiesByEdgeDirection[lo].rank)
+            lo += 1
+        }
+    }
+
+    /// The direction of travel on `phantom`'s edge that rank `r` drives (an original or a copy),
+    /// or nil when `r` is on another edge.
+    @inline(__always) func direction(of r: UInt32, on phantom: Phantom) -> Int? {
+        let ed = Int(rankEdgeDirection[Int(r)])
+        return ed >> 1 == phantom.edge ? ed & 1 : nil
+    }
 
     /// Deciseconds to drive edge-based node `r`'s whole edge (`EdgeRecord.deciseconds`; the
     /// file's checks proved it defined and at most `GraphFile.maxWeight`).

@@ -384,8 +384,10 @@ public final class Snapper {
 
     /// What a route needs of a hit (no bearing: that is for nearest answers only).
     private func phantom(_ h: SnapHit) -> Phantom {
-        Phantom(edge: h.edge, offsetCm: offsetCm(h), lengthCm: Double(edges[h.edge].lengthCm), forwardRank: h.forwardRank,
-                backwardRank: h.backwardRank, lon: h.lon, lat: h.lat, distance: h.distance)
+        var p = Phantom(edge: h.edge, offsetCm: offsetCm(h), lengthCm: Double(edges[h.edge].lengthCm), forwardRank: h.forwardRank,
+                        backwardRank: h.backwardRank, lon: h.lon, lat: h.lat, distance: h.distance)
+        p.component = h.component
+        return p
     }
 
     /// Along the shape from the edge's start to the hit, in 0 ... the edge's length (cm).

@@ -24,18 +24,24 @@ public final class TableService {
                       durations wantDurations: Bool = true, distances wantDistances: Bool = false,
                       algorithm: LegSearch.Algorithm = .ch) throws(QueryFailure) -> TableResponse {
         let data = service.data
-        var from: [Phantom] = [], to: [Phantom] = []
-        for (list, points, name) in [(0, sources, "source"), (1, destinations, "destination")] {
+        // Sources then destinations, each point's nearest road and its big-component road, chosen
+        // between over all of them as a route chooses over its waypoints (`endPoints`).
+        var nearest: [Phantom] = [], alternatives: [Phantom?] = []
+        nearest.reserveCapacity(sources.count + destinations.count)
+        for (points, name) in [(sources, "source"), (destinations, "destination")] {
             for (i, c) in points.enumerated() {
                 guard c.lon.isFinite, c.lat.isFinite, (-180...180).contains(c.lon), (-90...90).contains(c.lat) else {
                     throw QueryFailure(code: "InvalidInput", message: "\(name) \(i) (\(c.lon),\(c.lat)) is not a valid lon,lat")
                 }
-                guard let p = service.snap(lon: c.lon, lat: c.lat, radius: nil, bearing: nil) else {
+                guard let (p, main) = service.snapper.snapPhantoms(lon: c.lon, lat: c.lat) else {
                     throw QueryFailure(code: "NoSegment", message: "Could not find a matching segment for \(name) \(i)")
                 }
-                if list == 0 { from.append(p) } else { to.append(p) }
+                nearest.append(p)
+                alternatives.append(main)
             }
         }
+        let chosen = service.endPoints(nearest: nearest, alternatives: alternatives)
+        let from = Array(chosen[..<sources.count]), to = Array(chosen[sources.count...])
         let search = service.search
         var weights: [[UInt64?]]
         // With distances, each pair's length along the path its weight came from (nil: route the pair).

@@ -1,60 +1,27 @@
-import OffgridCore
-import Foundation
 import OSMPBF
 import RouteQuery
-import RoutingGraph
-import RoutingPacks
-import RoutingProfile
-import RoutingTiles
 import TestSupport
-import TileMath
 import XCTest
 
 /// The rules of the road end to end on hand-made maps (PBF → tiles → pack → unpacked tiles →
 /// graph file → routes with steps): what a driver is told, as OSRM's features expect it.
 final class RulesOfTheRoadRouteTests: XCTestCase {
     var scratch: Scratch!
-    override func setUp() { scratch = Scratch() }
+    var map: HandMadeMap!
+    override func setUp() { scratch = Scratch(); map = HandMadeMap(scratch: scratch) }
     override func tearDown() { scratch.remove() }
 
-    /// A point `east` and `north` metres from 9.50 E, 47.10 N.
     func node(_ id: Int64, _ east: Double, _ north: Double, _ tags: [(String, String)] = []) -> OSMNode {
-        let p = TestLocalMetres(origin: GeoPoint(lon: 9.50, lat: 47.10)).point(east: east, north: north)
-        return OSMNode(id: id, lat: p.lat, lon: p.lon, tags: tags)
+        HandMadeMap.node(id, east, north, tags)
     }
-
-    var maps = 0
-
-    func service(_ nodes: [OSMNode], _ ways: [OSMWay], _ relations: [OSMRelation] = []) throws -> (RouteService, [Int64: OSMNode]) {
-        maps += 1
-        let map = "map\(maps)"
-        var writer = PBFWriter()
-        writer.replicationTimestamp = 1_700_000_000
-        let pbf = try scratch.write(map + ".osm.pbf", writer.encode(nodes: nodes, ways: ways, relations: relations))
-        let profile = CarProfile.embeddedDefault
-        let tiles = try RoutingTileBuild(profile: profile, grid: RoutingGrid.standard).run(PBFReader(path: pbf), selected: nil)
-        let pack = scratch.path(map + ".routing.pack")
-        try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: tiles.dataVersion, profileName: "car", profileHash: profile.hash,
-                                                              gridDegrees: 0.25, regionBBox: (9, 47, 10, 48), createdBy: "test"),
-                                    tiles: tiles.tiles, to: pack)
-        _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: scratch.path(map + ".tiles"), progress: SilentProgress())
-        _ = try GraphBuild(profile: profile).run(directories: [scratch.path(map + ".tiles")], output: scratch.path(map + ".chg"))
-        return (try RouteService(data: try RoutingData(path: scratch.path(map + ".chg"))), Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, $0) }))
-    }
-
     func way(_ id: Int64, _ refs: [Int64], _ name: String, _ tags: [(String, String)] = [("highway", "primary")]) -> OSMWay {
-        OSMWay(id: id, refs: refs, tags: tags + [("name", name)])
+        HandMadeMap.way(id, refs, name, tags)
     }
-
-    /// Steps of the route between two nodes as "type modifier name (mode)" strings.
+    func service(_ nodes: [OSMNode], _ ways: [OSMWay], _ relations: [OSMRelation] = []) throws -> (RouteService, [Int64: OSMNode]) {
+        try map.service(nodes, ways, relations)
+    }
     func steps(_ s: RouteService, _ at: [Int64: OSMNode], _ from: Int64, _ to: Int64) throws -> [String] {
-        var request = RouteRequest(coordinates: [(at[from]!.lon, at[from]!.lat), (at[to]!.lon, at[to]!.lat)])
-        request.steps = true
-        let leg = try XCTUnwrap(try s.routes(request).routes.first?.legs.first)
-        return leg.steps.map { step in
-            [step.maneuver.type, step.maneuver.modifier, step.name, step.mode == "driving" ? nil : "(\(step.mode))"]
-                .compactMap { $0 }.joined(separator: " ")
-        }
+        try HandMadeMap.steps(s, at, from, to)
     }
 
     func testABollardSendsTheRouteAround() throws {
@@ -98,5 +65,21 @@ final class RulesOfTheRoadRouteTests: XCTestCase {
         var request = RouteRequest(coordinates: [(at[1]!.lon, at[1]!.lat), (at[4]!.lon, at[4]!.lat)])
         request.steps = false
         XCTAssertGreaterThan(try XCTUnwrap(try s.routes(request).routes.first).duration, 1200, "the crossing takes its 20 minutes")
+    }
+
+    /// OSRM's "snap source/target to via restriction way": a destination on a restriction's via
+    /// way is reached along the restriction's path too (through the via way's copy), and a start
+    /// on it is not bound by the restriction.
+    ///
+    ///     a - 1 - b - 2 - c - 3 - d      no_straight_on from ab via bc to cd
+    func testARouteEndsAndStartsOnAViaWay() throws {
+        let nodes = [node(1, 0, 0), node(2, 200, 0), node(3, 400, 0), node(4, 600, 0),
+                     node(91, 100, 0), node(92, 300, 0), node(93, 500, 0)]
+        let ways = [way(10, [1, 2], "ab"), way(11, [2, 3], "bc"), way(12, [3, 4], "cd")]
+        let restriction = OSMRelation(id: 1, members: [(.way, 10, "from"), (.way, 11, "via"), (.way, 12, "to")],
+                                      tags: [("type", "restriction"), ("restriction", "no_straight_on")])
+        let (s, at) = try service(nodes, ways, [restriction])
+        XCTAssertEqual(try steps(s, at, 91, 92), ["depart ab", "new name straight bc", "arrive bc"])
+        XCTAssertEqual(try steps(s, at, 92, 93), ["depart bc", "new name straight cd", "arrive cd"])
     }
 }
