@@ -20,6 +20,10 @@ extension StepBuilder {
             defer { current += 1 }
             let step = steps[current]
             if step.collapse.isGone || step.type.entersRoundabout { continue }
+            if step.collapse.isSliproad && !step.collapse.isSilent {
+                collapseSliproad(current, prev: previousTurn(before: current, in: steps), &steps)
+                continue
+            }
             let next = nextTurn(after: current, in: steps)
             if next == steps.count { break }
             let prev = previousTurn(before: current, in: steps)
@@ -124,7 +128,7 @@ extension StepBuilder {
     /// OSRM's `findTotalTurnAngle` (in this file's angles: 0 straight, positive right): the
     /// angle from the road into the first step to the road out of the second when they turn
     /// together (the first is short, or both bend the same way), else the first one's own.
-    private func totalTurnAngle(_ entry: RouteStep, _ exit: RouteStep) -> Double {
+    func totalTurnAngle(_ entry: RouteStep, _ exit: RouteStep) -> Double {
         let exitAngle = turnAngle(arriving: exit.bearingBefore, leaving: exit.bearingAfter)
         let entryAngle = turnAngle(arriving: entry.bearingBefore, leaving: entry.bearingAfter)
         let total = turnAngle(arriving: entry.bearingBefore, leaving: exit.bearingAfter)

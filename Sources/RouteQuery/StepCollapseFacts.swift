@@ -10,6 +10,9 @@ struct StepCollapseFacts {
     /// The road the step starts on is a short link inside a divided-road crossing (OSRM's
     /// `is_segregated`, `StepBuilder.isSegregatedEdge`).
     var isSegregated = false
+    /// The road the step starts on is a sliproad (`StepBuilder.isSliproad`, OSRM's `Sliproad`
+    /// instruction): the step takes in the next one.
+    var isSliproad = false
     /// Combined into the step before it, to be dropped (OSRM's `Invalidate`).
     var isGone = false
     /// Roads one may drive on from the maneuver's junction, the way back not counted (OSRM's
@@ -32,6 +35,12 @@ extension StepBuilder {
     func noteCollapseFacts(at j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, on step: inout RouteStep) {
         step.collapse.allowedTurns = allowedTurns(at: j.node, arrivingOn: a)
         step.collapse.isSegregated = isSegregatedEdge(b.edge, b.direction)
+        if (step.type == .continue || step.type == .turn) && step.modifier != .uturn && turnsBackOnDividedRoad(from: a, to: b) {
+            step.modifier = .uturn
+        }
+        if !step.collapse.isSilent && !j.isUTurn && !j.changesMode && !j.toRoundabout && !j.inRoundabout {
+            step.collapse.isSliproad = isSliproad(at: j.node, from: a, to: b, arriving: step.bearingBefore)
+        }
     }
 
     /// At junction `j` of three or more roads, passed on the same road without a word: near a
@@ -109,12 +118,34 @@ extension StepBuilder {
         return false
     }
 
-    /// The drivable road ends leaving `node`, but for the way back along the road arrived on.
+    /// OSRM's merged carriageways seen from the turn: the road arrived on and the road taken
+    /// are the one-way halves of one divided road (the same name and class, one only in, one
+    /// only out) within `dividedUTurnAngle` of each other at the junction, which OSRM's
+    /// intersection merges into one road: the turn from one onto the other is a U-turn.
+    static let dividedUTurnAngle = 60.0
+
+    func turnsBackOnDividedRoad(from a: DrivenPiece, to b: DrivenPiece) -> Bool {
+        let ea = data.edges[a.edge], eb = data.edges[b.edge]
+        guard a.edge != b.edge, ea.name != 0, ea.name == eb.name, ea.roadClass == eb.roadClass,
+              data.edgeDirectionRank[a.edge << 1 | (1 - a.direction)] == UInt32.max,
+              data.edgeDirectionRank[b.edge << 1 | (1 - b.direction)] == UInt32.max
+        else { return false }
+        // The arrival road's end at the junction points back along it.
+        var back = data.bearingArriving(a.edge, a.direction) + 180
+        if back >= 360 { back -= 360 }
+        return abs(turnAngle(arriving: back, leaving: data.bearingLeaving(b.edge, b.direction))) < Self.dividedUTurnAngle
+    }
+
+    /// The roads one may take at `node` arriving on `a`: those the turn graph has a turn onto
+    /// (so a turn restriction, or the way back where no U-turn is allowed, does not count), as
+    /// OSRM's `entry` flags.
     func allowedTurns(at node: Int, arrivingOn a: DrivenPiece) -> UInt8 {
+        let from = data.edgeDirectionRank[a.edge << 1 | a.direction]
+        guard from != UInt32.max else { return 0 }
         var count: UInt8 = 0
         for i in Int(data.nodeFirstEnd[node])..<Int(data.nodeFirstEnd[node + 1]) {
-            let ed = Int(data.nodeEnds[i])
-            guard data.edgeDirectionRank[ed] != UInt32.max, !(ed >> 1 == a.edge && ed & 1 != a.direction) else { continue }
+            let to = data.edgeDirectionRank[Int(data.nodeEnds[i])]
+            guard to != UInt32.max, data.ch.originalArcWeight(from: from, to: to) != nil else { continue }
             count &+= 1
         }
         return count

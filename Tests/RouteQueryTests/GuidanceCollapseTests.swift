@@ -64,4 +64,43 @@ final class GuidanceCollapseTests: XCTestCase {
         XCTAssertEqual(try crossing(gap: 2), ["depart Oak St", "arrive Oak St"])
         XCTAssertEqual(try crossing(gap: 8), ["depart Oak St", "turn right Cedar Dr", "turn left Oak St", "arrive Oak St"])
     }
+
+    /// OSRM's "Sliproad and acute angle (50°) at the main intersection" (dedicated-turn-roads
+    /// .feature), a 5 m grid: the link ae cuts the corner from sabc to dbef, so turning right
+    /// through it is one `turn right` onto dbef.
+    ///
+    ///                   d
+    ///                  /
+    ///     s . a . .  b  . c
+    ///          `    /
+    ///           ' /
+    ///           e
+    ///          /
+    ///         f
+    func testATurnThroughASliproadIsOneStep() throws {
+        let nodes = [node(1, 0, -10), node(2, 10, -10), node(3, 27.5, -10), node(4, 40, -10),
+                     node(5, 35, 0), node(6, 15, -25), node(7, 10, -35)]
+        let ways = [HandMadeMap.way(20, [1, 2, 3, 4], "sabc"), HandMadeMap.way(21, [5, 3, 6, 7], "dbef"),
+                    HandMadeMap.way(22, [2, 6], "ae", [("highway", "primary_link"), ("oneway", "yes")])]
+        let (s, at) = try map.service(nodes, ways)
+        XCTAssertEqual(try HandMadeMap.steps(s, at, 1, 7), ["depart sabc", "turn right dbef", "arrive dbef"])
+    }
+
+    /// OSRM's "Partly Segregated Intersection, Two Segregated Roads" (collapse.feature), a 20 m
+    /// grid: the one-way halves of `second` meet at b, 53° apart, and OSRM's intersection takes
+    /// them for one road, so going down one and up the other is a `continue uturn`, not a
+    /// sharp left.
+    ///
+    ///        n m
+    ///        | |
+    ///        g h
+    ///     c - b - a
+    func testTurningBackOntoTheOtherHalfOfADividedRoadIsAUTurn() throws {
+        let nodes = [node(1, 30, 0), node(2, 30, -120), node(3, 40, -140), node(4, 50, -120), node(5, 50, 0),
+                     node(6, 0, -140), node(7, 80, -140)]
+        let ways = [HandMadeMap.way(20, [1, 2, 3, 4, 5], "second", [("highway", "primary"), ("oneway", "yes")]),
+                    HandMadeMap.way(21, [7, 3, 6], "first")]
+        let (s, at) = try map.service(nodes, ways)
+        XCTAssertEqual(try HandMadeMap.steps(s, at, 1, 5), ["depart second", "continue uturn second", "arrive second"])
+    }
 }
