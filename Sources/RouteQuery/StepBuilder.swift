@@ -75,10 +75,15 @@ struct StepBuilder {
         // The intersections the current step has: its own and those passed silently (OSRM's
         // `intersections` of a step, for its end-of-road rule).
         var stepIntersections = 1
+        // On a ring OSRM's guidance cannot follow (`RoundaboutKind.none`), driven as plain roads.
+        var onPlainRing = junctions.first.map { $0.inRoundabout && roundaboutKind(ringAt: $0.node) == .none } ?? false
         for (i, piece) in pieces.enumerated() {
+            if i > 0 && junctions[i - 1].toRoundabout && !junctions[i - 1].inRoundabout {
+                onPlainRing = roundaboutKind(ringAt: junctions[i - 1].node) == .none
+            }
             // Inside a roundabout nothing is said, but exits are counted; through a quiet
             // junction nothing at all (a step is ~200 bytes: no call that returns none).
-            if i > 0 && junctions[i - 1].inRoundabout && junctions[i - 1].toRoundabout {
+            if i > 0 && junctions[i - 1].inRoundabout && junctions[i - 1].toRoundabout && !onPlainRing {
                 exitsPassed += roundaboutExits(at: junctions[i - 1].node)
             } else if i > 0 && !junctions[i - 1].isQuiet,
                       let type = maneuver(junctions[i - 1], from: pieces[i - 1], to: piece, points: points,
@@ -256,13 +261,13 @@ struct StepBuilder {
             type = sameRoad ? .continue : .turn
         } else if j.changesMode && !toRoundabout && !inRoundabout {
             type = .notification
-        } else if toRoundabout {
-            type = roundaboutKind(ringAt: node).entry
+        } else if toRoundabout, let entry = roundaboutKind(ringAt: node).entry {
+            type = entry
             // An exit at the entry node itself counts when it lies right of the way into the
             // ring (passed after entering it, in right-hand traffic), as OSRM counts.
             exitsPassed = roundaboutExits(at: node, entry: a, rightOf: angle, arriving: arriving, bearings: endBearings)
-        } else if inRoundabout {
-            type = isRotary(ringAt: node) ? .exitRotary : .exitRoundabout
+        } else if inRoundabout, let exitType = roundaboutKind(ringAt: node).exit {
+            type = exitType
         } else if let touched = roundaboutTouched(at: node, from: a, angle: angle, arriving: arriving, bearings: endBearings) {
             // Onto a road off the ring where it is entered: the first exit, entered and left at once.
             type = touched

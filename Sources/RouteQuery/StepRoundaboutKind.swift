@@ -9,13 +9,26 @@ enum RoundaboutKind {
     /// A small roundabout that is no more than an intersection (OSRM's roundabout intersection):
     /// one `roundabout turn` with the turn it amounts to and the exit, no exit step.
     case intersection
+    /// A ring OSRM's guidance cannot follow (a fork in it, a node with more or fewer than two
+    /// ring roads, a ring road that cannot be driven on, no junction): its roads are plain roads.
+    case none
 
-    /// The step that enters it.
-    var entry: ManeuverType {
+    /// The step that enters it (none for a plain ring).
+    var entry: ManeuverType? {
         switch self {
         case .roundabout: return .roundabout
         case .rotary: return .rotary
         case .intersection: return .roundaboutTurn
+        case .none: return nil
+        }
+    }
+
+    /// The step that leaves it (a roundabout intersection left separately: `exit roundabout`).
+    var exit: ManeuverType? {
+        switch self {
+        case .roundabout, .intersection: return .exitRoundabout
+        case .rotary: return .exitRotary
+        case .none: return nil
         }
     }
 }
@@ -37,8 +50,8 @@ extension StepBuilder {
     /// The kind of the ring through `node` (a node on it), as OSRM decides it once per ring: one
     /// junction, an intersection; a large ring with one name no road at it bears, a rotary; at
     /// most four junctions of one road each, the roads well apart, the radius under 15 m, an
-    /// intersection; else (and for rings OSRM cannot follow: forks, more than two ring roads at
-    /// a node, no way round) a roundabout.
+    /// intersection; else a roundabout. A ring OSRM cannot follow is `none`; one not walked
+    /// round within 256 nodes a roundabout.
     func roundaboutKind(ringAt node: Int) -> RoundaboutKind {
         var ringName: UInt32 = 0, oneName = true
         var lengthCm = 0.0
@@ -71,7 +84,7 @@ extension StepBuilder {
                 }
                 ringEnds += 1
                 guard data.edgeDirectionRank[ed] != UInt32.max else { continue }
-                if next >= 0 { return .roundabout }   // a fork in the ring
+                if next >= 0 { return .none }   // a fork in the ring
                 if edge.name != 0 {
                     if ringName != 0 && ringName != edge.name { oneName = false }
                     ringName = edge.name
@@ -80,12 +93,13 @@ extension StepBuilder {
                 next = data.endNode(ed >> 1, ed & 1)
             }
             // A ring road ending or crossing here, or one that cannot be driven on: not a ring
-            // OSRM's guidance follows (nor would it say more than roundabout).
-            guard next >= 0, ringEnds == 2 else { return .roundabout }
+            // OSRM's guidance follows.
+            guard next >= 0, ringEnds == 2 else { return .none }
             current = next
             if current == node { closed = true; break }
         }
-        guard closed, junctions > 0 else { return .roundabout }
+        guard closed else { return .roundabout }
+        guard junctions > 0 else { return .none }
         // More a loop at the end of a road than a roundabout: taken as a turn.
         if junctions == 1 { return .intersection }
         let radius = lengthCm / 100 / (2 * .pi)
@@ -98,8 +112,6 @@ extension StepBuilder {
         }
         return .roundabout
     }
-
-    func isRotary(ringAt node: Int) -> Bool { roundaboutKind(ringAt: node) == .rotary }
 
     /// Whether a road at the ring (not the ring itself) bears the ring's name: then the name is
     /// not the ring's own and the ring no rotary. Walked again: only large named rings get here.

@@ -71,6 +71,7 @@ extension StepBuilder {
         case .roundabout: return .exitRoundabout
         case .rotary: return .exitRotary
         case .intersection: return .roundaboutTurn
+        case .none: return nil
         }
     }
 }

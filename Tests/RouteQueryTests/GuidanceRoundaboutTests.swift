@@ -5,8 +5,8 @@ import XCTest
 
 /// Roundabouts end to end on hand-made maps, as OSRM's guidance announces them: a small one that
 /// is no more than an intersection as one `roundabout turn`, others entered and left in two
-/// steps, a turn onto a road off the ring where it is entered as an exit, and no turn across the
-/// ring against its flow.
+/// steps, a ring it cannot follow as plain roads, a turn onto a road off the ring where it is
+/// entered as an exit, and no turn across the ring against its flow.
 final class GuidanceRoundaboutTests: XCTestCase {
     var scratch: Scratch!
     var map: HandMadeMap!
@@ -57,6 +57,21 @@ final class GuidanceRoundaboutTests: XCTestCase {
         XCTAssertEqual(got.count, 4, "\(got)")
         XCTAssertTrue(got[1].hasPrefix("roundabout ") && got[1].hasSuffix(" exit-3 East"), "\(got)")
         XCTAssertTrue(got[2].hasPrefix("exit roundabout "), "\(got)")
+    }
+
+    /// A ring road across the ring (tagged as part of it) leaves three ring roads at nodes 1 and
+    /// 3: not a ring OSRM's guidance follows, so its roads are driven and announced as plain roads.
+    func testARingWithAForkIsPlainRoads() throws {
+        let nodes = [node(1, 0, 40), node(2, -40, 0), node(3, 0, -40), node(4, 40, 0),
+                     node(11, 0, 140), node(12, -140, 0), node(13, 0, -140), node(14, 140, 0)]
+        let ways = [way(10, [1, 2, 3, 4, 1], "Ring", Self.ring), way(15, [1, 3], "Ring", Self.ring),
+                    way(21, [11, 1], "North"), way(22, [12, 2], "West"), way(23, [13, 3], "South"), way(24, [14, 4], "East")]
+        let (s, at) = try map.service(nodes, ways)
+        let got = try HandMadeMap.steps(s, at, 11, 14)
+        XCTAssertFalse(got.contains { $0.hasPrefix("roundabout") || $0.hasPrefix("exit roundabout") }, "\(got)")
+        XCTAssertEqual(got.first, "depart North")
+        XCTAssertEqual(got.last, "arrive East")
+        XCTAssertTrue(got.contains { $0.hasSuffix(" Ring") }, "the ring is a road of its own: \(got)")
     }
 
     /// OSRM's "Mixed Entry and Exit" (grid 10 m): one-way roads touching the ring at one node each;
