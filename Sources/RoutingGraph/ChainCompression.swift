@@ -37,6 +37,8 @@ public enum ChainCompression {
             junction[v] = false
         }
 
+        keepLoopsApart(g, first: first, incident: incident, junction: &junction)
+
         var out = RoadGraph()
         out.strings = g.strings
         out.restrictions = g.restrictions
@@ -88,6 +90,42 @@ public enum ChainCompression {
             walk(from: v, edge: e)
         }
         return out.sortedNodes()
+    }
+}
+
+extension ChainCompression {
+    /// A chain that would leave a junction and come back to it (a loop at the end of a road, a
+    /// ring with no other road) would become an edge from a node to itself: the turn graph has no
+    /// arc from such an edge onto itself, so a route on the loop could not reach a point behind
+    /// its start. Such a chain keeps its middle node as a junction, and a ring of mergeable nodes
+    /// with no junction at all keeps its lowest node and that one.
+    static func keepLoopsApart(_ g: RoadGraph, first: [UInt32], incident: [UInt32], junction: inout [Bool]) {
+        var seen = [Bool](repeating: false, count: g.edgeCount)
+        var interior: [Int] = []
+        func walk(from start: Int, edge: Int) {
+            interior.removeAll(keepingCapacity: true)
+            var e = edge, at = start
+            while true {
+                seen[e] = true
+                let x = Int(g.edgeFrom[e]) == at ? Int(g.edgeTo[e]) : Int(g.edgeFrom[e])
+                if junction[x] {
+                    if x == start, !interior.isEmpty { junction[interior[interior.count / 2]] = true }
+                    return
+                }
+                interior.append(x)
+                let i = Int(first[x])
+                e = Int(incident[i]) == e ? Int(incident[i + 1]) : Int(incident[i])
+                at = x
+            }
+        }
+        for v in 0..<g.nodeCount where junction[v] {
+            for i in Int(first[v])..<Int(first[v + 1]) where !seen[Int(incident[i])] { walk(from: v, edge: Int(incident[i])) }
+        }
+        for e in 0..<g.edgeCount where !seen[e] {
+            let v = Int(g.edgeFrom[e])
+            junction[v] = true
+            walk(from: v, edge: e)
+        }
     }
 }
 

@@ -125,6 +125,13 @@ public struct TileCutter {
             }
             if let f = nodes.first, net.hasCoordinate(f) { routing[Int(f)] = true }
             if let l = nodes.last, net.hasCoordinate(l) { routing[Int(l)] = true }
+            // A closed way (a ring road alone, a turning loop) would be one edge from its first
+            // node back to it, which no route can start and end on with the end behind the start:
+            // its middle node ends edges too.
+            if nodes.count >= 3, nodes.first == nodes.last {
+                let middle = nodes[nodes.startIndex + nodes.count / 2]
+                if net.hasCoordinate(middle) { routing[Int(middle)] = true }
+            }
         }
         for n in 0..<uses.count where uses[n] >= 2 || net.nodeControl[n] != 0 { routing[n] = true }
         return routing
