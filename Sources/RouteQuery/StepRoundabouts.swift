@@ -1,6 +1,7 @@
 import RoutingTiles
 
-/// Roundabouts as OSRM's guidance sees them: which nodes count as exits (the kinds of ring: `RoundaboutKind`).
+/// Roundabouts as OSRM's guidance sees them: which nodes count as exits, and a turn at a ring's
+/// entry that leaves it at once (the kinds of ring: `RoundaboutKind`).
 extension StepBuilder {
     /// Whether `node` is an exit of the roundabout passed through it, as OSRM counts them: one
     /// per node with a drivable road leaving the roundabout (entry-only roads do not count), but
@@ -52,7 +53,8 @@ extension StepBuilder {
     /// the ring onto another is said as leaving it (`exit roundabout`, `exit rotary`, or for a
     /// roundabout intersection a `roundabout turn`), unless the road taken lies across the ring
     /// (between its two roads) within `throughaboutDegrees` of straight on. Nil there and where
-    /// there is no ring to enter from piece `a`. `angle` is the turn taken, `bearings[k]` of the node's k-th road end.
+    /// there is no ring to enter from piece `a`. `angle` is the turn taken, `bearings[k]` the
+    /// bearing of the node's k-th road end.
     func roundaboutTouched(at node: Int, from a: DrivenPiece, angle: Double, arriving: Double,
                            bearings: UnsafeBufferPointer<Double>) -> ManeuverType? {
         let first = Int(data.nodeFirstEnd[node])
