@@ -129,10 +129,17 @@ struct StepBuilder {
         // A roundabout the destination lies in is not left: no exit (OSRM's `exit` undefined).
         let last = pieces[pieces.count - 1]
         finish(steps.count - 1, through: last.points.upperBound)
+        let lastStepStart = steps[steps.count - 1].points.lowerBound
         trimZeroLengthEnds(&steps, firstRing: firstRing, lastRing: lastRing)
         mergeRoundaboutTurns(&steps)
         // The arrival names the road arrived on, even when the step onto it is suppressed.
-        let arriveName = steps[steps.count - 1].name, arriveRef = steps[steps.count - 1].ref
+        var arriveName = steps[steps.count - 1].name, arriveRef = steps[steps.count - 1].ref
+        if steps[steps.count - 1].points.lowerBound == lastStepStart && !steps[steps.count - 1].type.entersRoundabout {
+            // (OSRM's arrival names the last road even after a change of name its turn rules
+            // say nothing about, "42 N" to "42 S".)
+            arriveName = strings.string(data.edges[last.edge].name, in: data)
+            arriveRef = strings.string(data.edges[last.edge].ref, in: data)
+        }
         let arriveFerry = steps[steps.count - 1].isFerry
         collapseSteps(&steps)
         suppressShortNameSegments(&steps)
@@ -254,7 +261,7 @@ struct StepBuilder {
         let node = j.node, roads = j.roads, sameRoad = j.sameRoad, classA = j.classA, classB = j.classB
         let inRoundabout = j.inRoundabout, toRoundabout = j.toRoundabout
         let isHighway = StepJunction.isHighway, isLink = StepJunction.isLink
-        var type: ManeuverType?
+        var type: ManeuverType?, turnModifier: ManeuverModifier?
         var exit: Int?
         if j.isUTurn && !inRoundabout {
             // OSRM's `continue uturn` on the road driven (`turn uturn` would need another road).
@@ -272,6 +279,10 @@ struct StepBuilder {
             // Onto a road off the ring where it is entered: the first exit, entered and left at once.
             type = touched
             exit = 1
+        } else if let osrm = analyseTurn(j, from: a, to: b, endBearings: endBearings) {
+            // OSRM's turn rules on perceived angles (`StepTurnAnalysis`).
+            type = osrm.type
+            turnModifier = osrm.modifier
         } else if isLink(classB) && !isLink(classA) && !isHighway(classA) {
             type = .onRamp
         } else if isHighway(classA) && isLink(classB) {
@@ -302,6 +313,7 @@ struct StepBuilder {
         guard let type else { return nil }
         var modifier = j.isUTurn ? .uturn : ManeuverModifier(angle: angle)
         if type == .fork { modifier = angle > 0 ? .slightRight : .slightLeft }
+        if let turnModifier { modifier = turnModifier }
         let location = (points.lon[b.points.lowerBound], points.lat[b.points.lowerBound])
         steps.append(RouteStep(type: type, modifier: modifier, bearingBefore: arriving.rounded(), bearingAfter: leaving.rounded(),
                                location: location, exit: exit,

@@ -45,8 +45,15 @@ extension StepBuilder {
         // without trigonometry (only the doubtful ones are measured).
         let isUTurn = a.edge == b.edge && a.direction != b.direction
         let changesMode = J.isFerry(classA) != J.isFerry(classB)
+        // OSRM says nothing only where the road going on is the obvious one, which at a junction
+        // depends on the other roads: only a named road of one class going on by less than a
+        // `continueAngle` turn is taken for it without looking (a fork or a near-straight side
+        // road are missed there, and so are OSRM's merged halves of divided roads and its
+        // sliproads, which this keeps quiet); unnamed roads never go on by name in its rules.
+        let named = ea.name != 0 || ea.ref != 0
         let isQuiet = sameRoad && !toRoundabout && !inRoundabout && !ramp && !isUTurn && !changesMode
-            && (roads <= 2 || points.turnSurelyBelow(cosine: Self.surelyNoContinueCosine, at: b.points.lowerBound))
+            && (roads <= 2 || (named && classA == classB
+                && points.turnSurelyBelow(cosine: Self.surelyNoContinueCosine, at: b.points.lowerBound)))
         return StepJunction(node: node, roads: roads, inRoundabout: inRoundabout, toRoundabout: toRoundabout, sameRoad: sameRoad,
                             classA: classA, classB: classB, isUTurn: isUTurn,
                             changesMode: changesMode, isQuiet: isQuiet)
