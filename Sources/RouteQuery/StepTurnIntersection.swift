@@ -173,17 +173,29 @@ extension StepBuilder {
                                 roundabout: record.flags & EdgeFlags.roundabout != 0)
             n += 1
         }
-        // The road arrived on first, the others by angle (a handful: by insertion).
+        // The road arrived on first, the others in the order of their angles at the junction
+        // itself (OSRM keeps the mapped order: a perceived angle may not swap two roads), by
+        // insertion (a handful).
         if inEnd != 0 { roads.swapAt(0, inEnd) }
+        @inline(__always) func key(_ road: TurnRoad) -> Double {
+            let initial = (initialIncoming - road.initialBearing + 540).truncatingRemainder(dividingBy: 360)
+            if abs(initial) < Double.ulpOfOne { return road.angle > 180 ? 360 : 0 }
+            if (road.angle > 270 && initial < 90) || (road.angle < 90 && initial > 270) { return road.angle }
+            return initial
+        }
         if n > 2 {
             for i in 2..<n {
-                let road = roads[i]
+                let road = roads[i], k = key(road)
                 var j = i
-                while j > 1 && roads[j - 1].angle > road.angle {
+                while j > 1 && (key(roads[j - 1]) > k || (key(roads[j - 1]) == k && roads[j - 1].angle > road.angle)) {
                     roads[j] = roads[j - 1]
                     j -= 1
                 }
                 roads[j] = road
+            }
+            // A perceived angle out of that order is set just past the one before it.
+            for i in 2..<n where roads[i].angle < roads[i - 1].angle {
+                roads[i].angle = roads[i - 1].angle + min(0.5, (360 - roads[i - 1].angle) / 2)
             }
         }
         return n
