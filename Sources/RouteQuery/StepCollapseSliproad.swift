@@ -64,20 +64,27 @@ extension StepBuilder {
         guard area >= Self.minSliproadArea, area <= limit * limit else { return false }
         // At its end: not going on as a road of its own name, and a road on to the main road's junction.
         let arrivingAtTarget = data.bearingArriving(target.edge, target.direction)
-        var straightest = 180.0, reachesMainJunction = false
+        var straightest = 180.0, straightestEdge = -1, reachesMainJunction = false
         for i in targetFirst..<targetEnd {
             let ed = Int(data.nodeEnds[i]), e = ed >> 1
             guard !(e == target.edge && ed & 1 != target.direction) else { continue }
             if slip.name != 0 && data.edges[e].name == slip.name { return false }
-            guard data.edgeDirectionRank[ed] != UInt32.max else { continue }
-            let angle = turnAngle(arriving: arrivingAtTarget, leaving: data.bearingLeaving(e, ed & 1))
-            if abs(angle) < abs(straightest) { straightest = angle }
+            if data.edgeDirectionRank[ed] != UInt32.max {
+                let angle = turnAngle(arriving: arrivingAtTarget, leaving: data.bearingLeaving(e, ed & 1))
+                if abs(angle) < abs(straightest) { straightest = angle; straightestEdge = e }
+            }
+            // The road on to the main road's junction, drivable that way or not (OSRM's candidate
+            // is any road of the junction).
             if StepJunction.isLink(slip.roadClass) && StepJunction.isLink(data.edges[e].roadClass) { continue }
             if junctionAhead(from: target.node, along: ed, within: Self.maxSliproadMeters)?.node == mainJunction.node {
                 reachesMainJunction = true
             }
         }
-        return reachesMainJunction && abs(straightest) <= Self.sliproadTurnAngle
+        // The way on from its end: a narrow turn, not into a roundabout, in the same mode
+        // (OSRM's `findObviousTurn` there, `allSameMode`).
+        guard reachesMainJunction, straightestEdge >= 0, abs(straightest) <= Self.sliproadTurnAngle else { return false }
+        let onto = data.edges[straightestEdge]
+        return onto.flags & EdgeFlags.roundabout == 0 && !StepJunction.isFerry(onto.roadClass) && !StepJunction.isFerry(slip.roadClass)
     }
 
     /// The next junction (three or more road ends, or a dead end) from `node` along road end
