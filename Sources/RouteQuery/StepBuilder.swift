@@ -94,6 +94,7 @@ struct StepBuilder {
                 if type == .endOfRoad && stepIntersections < Self.minEndOfRoadIntersections {
                     let n = steps.count
                     steps[n - 1].type = NameAnnouncement.same(steps[n - 2], steps[n - 1]) ? .continue : .turn
+                    steps[n - 1].collapse.endOfRoadDemoted = true
                 }
                 stepIntersections = 1
                 // The step before the new one ends where the new one starts.

@@ -8,9 +8,11 @@ extension StepBuilder {
     func collapseSteps(_ steps: inout [RouteStep]) {
         guard steps.count >= 2 else { return }
         steps[0].collapse.isSilent = false
+        for i in steps.indices where steps[i].collapse.endOfRoadDemoted { setType(.endOfRoad, &steps[i]) }
         collapseSegregated(&steps)
         collapseTurns(&steps)
         foldSilentSteps(&steps)
+        demoteEndsOfRoadRightAfterATurn(&steps)
     }
 
     /// OSRM's `collapseTurnInstructions`: each step with the next one, the first rule that fits.
@@ -79,6 +81,16 @@ extension StepBuilder {
             kept += 1
         }
         if kept < steps.count { steps.removeLast(steps.count - kept) }
+    }
+
+    /// OSRM's `buildIntersections` rule for ends of road: one right after the step before it
+    /// began (no junction passed on the way) says no more than a turn, or a continue onto the
+    /// same road.
+    private func demoteEndsOfRoadRightAfterATurn(_ steps: inout [RouteStep]) {
+        for i in steps.indices.dropFirst() where steps[i].type == .endOfRoad
+            && 1 + Int(steps[i - 1].collapse.passed) < Self.minEndOfRoadIntersections {
+            steps[i].type = NameAnnouncement.same(steps[i - 1], steps[i]) ? .continue : .turn
+        }
     }
 
     // MARK: Strategies (what a combined step says)

@@ -13,6 +13,10 @@ struct StepCollapseFacts {
     /// The road the step starts on is a sliproad (`StepBuilder.isSliproad`, OSRM's `Sliproad`
     /// instruction): the step takes in the next one.
     var isSliproad = false
+    /// An end of road the step builder said as a plain turn, no junction having been passed
+    /// since the step before; the collapse decides again once steps are combined (OSRM's
+    /// `buildIntersections` runs after its collapse).
+    var endOfRoadDemoted = false
     /// Combined into the step before it, to be dropped (OSRM's `Invalidate`).
     var isGone = false
     /// Roads one may drive on from the maneuver's junction, the way back not counted (OSRM's

@@ -68,8 +68,7 @@ extension StepBuilder {
             let prior = previousTurn(before: current, in: steps)
             if steps[current].collapse.isSegregated && steps[next].collapse.isSegregated {
                 // Both inside: one step; an end of road on either stays one.
-                if !steps[current].collapse.isSilent && steps[current].type == .endOfRoad
-                    || !steps[next].collapse.isSilent && steps[next].type == .endOfRoad {
+                if has(steps[current], .endOfRoad) || has(steps[next], .endOfRoad) {
                     setType(.endOfRoad, &steps[current])
                 }
                 combine(next, into: current, &steps, signage: true)
