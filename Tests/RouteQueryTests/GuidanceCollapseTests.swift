@@ -103,4 +103,28 @@ final class GuidanceCollapseTests: XCTestCase {
         let (s, at) = try map.service(nodes, ways)
         XCTAssertEqual(try HandMadeMap.steps(s, at, 1, 5), ["depart second", "continue uturn second", "arrive second"])
     }
+
+    /// OSRM's "Join on a divided road named after the main road" (divided-highways.feature), a
+    /// 5 m grid: from the side street across the near carriageway and left onto the far one is
+    /// one `end of road left`, though no junction lies between e and b (the end of road is
+    /// judged after the two are one step, from the side street's junction at g on).
+    ///
+    ///     a-------b-----c
+    ///             |
+    ///     d-------e-----f
+    ///             |
+    ///         i---g---j
+    ///             |
+    ///             h
+    func testCrossingOntoADividedRoadKeepsItsEndOfRoad() throws {
+        let nodes = [node(1, 0, 0), node(2, 20, 0), node(3, 35, 0), node(4, 0, -10), node(5, 20, -10), node(6, 35, -10),
+                     node(7, 10, -25), node(8, 20, -25), node(9, 30, -25), node(10, 20, -40)]
+        let residential: [(String, String)] = [("highway", "residential")]
+        let ways = [HandMadeMap.way(20, [1, 2, 3], "main st", residential + [("oneway", "-1")]),
+                    HandMadeMap.way(21, [4, 5, 6], "main st", residential + [("oneway", "yes")]),
+                    HandMadeMap.way(22, [2, 5], "main st", residential), HandMadeMap.way(23, [5, 8, 10], "side st", residential),
+                    HandMadeMap.way(24, [7, 8, 9], "maple st", residential)]
+        let (s, at) = try map.service(nodes, ways)
+        XCTAssertEqual(try HandMadeMap.steps(s, at, 10, 1), ["depart side st", "end of road left main st", "arrive main st"])
+    }
 }
