@@ -49,10 +49,11 @@ extension StepBuilder {
         // depends on the other roads: only a named road of one class going on by less than a
         // `continueAngle` turn is taken for it without looking (a fork or a near-straight side
         // road are missed there, and so are OSRM's merged halves of divided roads and its
-        // sliproads, which this keeps quiet); unnamed roads never go on by name in its rules.
+        // sliproads, which this keeps quiet); unnamed roads never go on by name in its rules,
+        // and motorways split into forks whatever their names (its motorway handler).
         let named = ea.name != 0 || ea.ref != 0
         let isQuiet = sameRoad && !toRoundabout && !inRoundabout && !ramp && !isUTurn && !changesMode
-            && (roads <= 2 || (named && classA == classB
+            && (roads <= 2 || (named && classA == classB && !J.isHighway(classA)
                 && points.turnSurelyBelow(cosine: Self.surelyNoContinueCosine, at: b.points.lowerBound)))
         return StepJunction(node: node, roads: roads, inRoundabout: inRoundabout, toRoundabout: toRoundabout, sameRoad: sameRoad,
                             classA: classA, classB: classB, isUTurn: isUTurn,
