@@ -100,9 +100,15 @@ enum RoadShapeAhead {
         }
         // A line through the points past the junction's lanes.
         let trimming = 0.8 * laneSpan
-        if total >= trimming + 2, let start = trimFront(p, m, 0.8 * trimming) {
+        if total >= trimming + 2, let (start, startPoint) = trimFront(p, m, 0.8 * trimming) {
+            // On the trimmed line (its first point moved, put back after: the last rule reads
+            // the whole line).
+            let kept = p[start]
+            p[start] = startPoint
             let (a, b) = M.regressionLine(p, from: start, m)
-            if M.maxDeviation(p, start..<m, a, b) < 0.5 * laneWidth { return M.corrected(base: a, head: b) }
+            let deviation = M.maxDeviation(p, start..<m, a, b)
+            p[start] = kept
+            if deviation < 0.5 * laneWidth { return M.corrected(base: a, head: b) }
         }
         let result = M.pointAt(lookaheadWithoutLanes, p, m, segments: seg)
         if result != front { return result }
@@ -110,16 +116,16 @@ enum RoadShapeAhead {
         return result
     }
 
-    /// OSRM's `TrimCoordinatesByLengthFront`: the first `length` metres cut off `p[0..<n]`,
-    /// the new start moved in place; the index it starts at, or nil when the line is shorter.
-    private static func trimFront(_ p: UnsafeMutableBufferPointer<LocalPoint>, _ n: Int, _ length: Double) -> Int? {
+    /// OSRM's `TrimCoordinatesByLengthFront`: the first `length` metres cut off `p[0..<n]`: the
+    /// index the rest starts at and the point that replaces it there, or nil when the line is
+    /// shorter.
+    private static func trimFront(_ p: UnsafeMutableBufferPointer<LocalPoint>, _ n: Int, _ length: Double) -> (Int, LocalPoint)? {
         var run = 0.0
         for i in 1..<n {
             let next = run + p[i - 1].distance(to: p[i])
             if next >= length {
                 let t = next > run ? max(0, min(1, (length - run) / (next - run))) : 0
-                p[i - 1] = LocalPoint.lerp(p[i - 1], p[i], t)
-                return n - (i - 1) >= 2 ? i - 1 : nil
+                return n - (i - 1) >= 2 ? (i - 1, LocalPoint.lerp(p[i - 1], p[i], t)) : nil
             }
             run = next
         }
