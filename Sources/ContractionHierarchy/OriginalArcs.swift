@@ -14,6 +14,17 @@ extension CHGraphView {
         return CSRGraph(nodeCount: nodeCount, arcs: arcs)
     }
 
+    /// Whether there is a real arc `from → to` (`originalArcWeight` without the weight: the first
+    /// one found will do).
+    public func hasOriginalArc(from: UInt32, to: UInt32) -> Bool {
+        let (low, high, bit) = from < to ? (from, to, CHDirection.forward) : (to, from, CHDirection.backward)
+        for a in Int(firstOut[Int(low)])..<Int(firstOut[Int(low) + 1])
+        where head[a] == high && middle[a] == UInt32.max && direction[a] & bit != 0 {
+            return true
+        }
+        return false
+    }
+
     /// Weight of the real arc `from → to`, looked up at the lower-ranked end; nil if there is none.
     public func originalArcWeight(from: UInt32, to: UInt32) -> UInt32? {
         let (low, high, bit) = from < to ? (from, to, CHDirection.forward) : (to, from, CHDirection.backward)

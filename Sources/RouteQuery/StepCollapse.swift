@@ -20,16 +20,15 @@ extension StepBuilder {
         var current = 1
         while current < steps.count {
             defer { current += 1 }
-            let step = steps[current]
-            if step.collapse.isGone || step.type.entersRoundabout { continue }
-            if step.collapse.isSliproad && !step.collapse.isSilent {
+            if steps[current].collapse.isGone || steps[current].type.entersRoundabout { continue }
+            if steps[current].collapse.isSliproad && !steps[current].collapse.isSilent {
                 collapseSliproad(current, prev: previousTurn(before: current, in: steps), &steps)
                 continue
             }
             let next = nextTurn(after: current, in: steps)
             if next == steps.count { break }
             let prev = previousTurn(before: current, in: steps)
-            if step.isFerry != steps[next].isFerry { continue }
+            if steps[current].isFerry != steps[next].isFerry { continue }
             if isStaggeredIntersection(prev, current, next, steps) {
                 staggeredTurn(current, next, prior: prev, &steps)
                 combine(next, into: current, &steps, signage: true)
@@ -71,13 +70,13 @@ extension StepBuilder {
     private func foldSilentSteps(_ steps: inout [RouteStep]) {
         var kept = 1
         for i in 1..<steps.count {
-            let step = steps[i]
-            if step.collapse.isGone { continue }
-            if step.collapse.isSilent {
-                elongate(&steps[kept - 1], by: step)
+            if steps[i].collapse.isGone { continue }
+            if steps[i].collapse.isSilent {
+                let silent = steps[i]
+                elongate(&steps[kept - 1], by: silent)
                 continue
             }
-            if kept != i { steps[kept] = step }
+            if kept != i { steps.swapAt(kept, i) }
             kept += 1
         }
         if kept < steps.count { steps.removeLast(steps.count - kept) }

@@ -153,7 +153,7 @@ extension StepBuilder {
         var count: UInt8 = 0
         for i in Int(data.nodeFirstEnd[node])..<Int(data.nodeFirstEnd[node + 1]) {
             let to = data.edgeDirectionRank[Int(data.nodeEnds[i])]
-            guard to != UInt32.max, data.ch.originalArcWeight(from: from, to: to) != nil else { continue }
+            guard to != UInt32.max, data.ch.hasOriginalArc(from: from, to: to) else { continue }
             count &+= 1
         }
         return count

@@ -34,114 +34,101 @@ extension StepBuilder {
 
     private func preconditions(_ a: Int, _ b: Int, _ steps: [RouteStep]) -> Bool {
         guard a > 0, b < steps.count else { return false }
-        let x = steps[a], y = steps[b]
-        return !x.collapse.isGone && !y.collapse.isGone && !isRoundaboutStep(x) && !isRoundaboutStep(y)
-            && x.isFerry == y.isFerry && noBadUTurnCombination(x, y)
+        return !steps[a].collapse.isGone && !steps[b].collapse.isGone && !isRoundaboutStep(steps[a]) && !isRoundaboutStep(steps[b])
+            && steps[a].isFerry == steps[b].isFerry && noBadUTurnCombination(steps[a], steps[b])
     }
 
     private func preconditions(_ a: Int, _ b: Int, _ c: Int, _ steps: [RouteStep]) -> Bool {
         guard c < steps.count else { return false }
-        let x = steps[a], y = steps[b], z = steps[c]
-        guard !y.collapse.isGone, !z.collapse.isGone, !isRoundaboutStep(x), !isRoundaboutStep(y), !isRoundaboutStep(z),
-              x.isFerry == y.isFerry, y.isFerry == z.isFerry
+        guard !steps[b].collapse.isGone, !steps[c].collapse.isGone, !isRoundaboutStep(steps[a]), !isRoundaboutStep(steps[b]), !isRoundaboutStep(steps[c]),
+              steps[a].isFerry == steps[b].isFerry, steps[b].isFerry == steps[c].isFerry
         else { return false }
-        return noBadUTurnCombination(x, y) || noBadUTurnCombination(y, z)
+        return noBadUTurnCombination(steps[a], steps[b]) || noBadUTurnCombination(steps[b], steps[c])
     }
 
     private func angle(_ s: RouteStep) -> Double { turnAngle(arriving: s.bearingBefore, leaving: s.bearingAfter) }
 
     /// Two turns of about a right angle, opposite ways, a few metres apart: a staggered crossing.
     func isStaggeredIntersection(_ prev: Int, _ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
-        let a = steps[entering], b = steps[leaving]
-        guard !a.type.entersRoundabout, !b.type.entersRoundabout else { return false }
-        let first = angle(a), second = angle(b)
+        guard !steps[entering].type.entersRoundabout, !steps[leaving].type.entersRoundabout else { return false }
+        let first = angle(steps[entering]), second = angle(steps[leaving])
         let right = { (x: Double) in x > 45 && x < 135 }, left = { (x: Double) in x < -45 && x > -135 }
         let zigzag = (left(first) && right(second)) || (right(first) && left(second))
-        let modes = steps[prev].isFerry == a.isFerry && a.isFerry == b.isFerry
-        return a.meters < Self.maxStaggeredMeters && zigzag && modes && noIntermediaryIntersections(a)
+        let modes = steps[prev].isFerry == steps[entering].isFerry && steps[entering].isFerry == steps[leaving].isFerry
+        return steps[entering].meters < Self.maxStaggeredMeters && zigzag && modes && noIntermediaryIntersections(steps[entering])
     }
 
     /// Back along the same road through a short piece (or a short unnamed link, or the only way on).
     func isUTurn(_ prev: Int, _ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard preconditions(prev, entering, leaving, steps) else { return false }
-        let a = steps[entering], b = steps[leaving]
-        guard has(a, .turn) || has(a, .continue) || has(a, .endOfRoad) else { return false }
-        guard bearingsAreReversed(a.bearingBefore, b.bearingAfter), NameAnnouncement.same(steps[prev], b) else { return false }
-        let onlyWay = b.collapse.allowedTurns == 1 && noIntermediaryIntersections(a)
-        return isShortAndUndisturbed(a) || isLinkRoad(steps[prev], a, b) || onlyWay
+        guard has(steps[entering], .turn) || has(steps[entering], .continue) || has(steps[entering], .endOfRoad) else { return false }
+        guard bearingsAreReversed(steps[entering].bearingBefore, steps[leaving].bearingAfter), NameAnnouncement.same(steps[prev], steps[leaving]) else { return false }
+        let onlyWay = steps[leaving].collapse.allowedTurns == 1 && noIntermediaryIntersections(steps[entering])
+        return isShortAndUndisturbed(steps[entering]) || isLinkRoad(steps[prev], steps[entering], steps[leaving]) || onlyWay
     }
 
     /// A change of name there and straight back again.
     func isNameOscillation(_ prev: Int, _ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard preconditions(prev, entering, leaving, steps) else { return false }
-        let a = steps[entering], b = steps[leaving], p = steps[prev]
-        let aChanges = has(a, .newName) || has(a, .turn) && a.modifier == .straight
-        let bChanges = has(b, .newName) || b.collapse.isSilent && b.name.isEmpty && b.ref.isEmpty
-            || has(b, .turn) && b.modifier == .straight
+        let aChanges = has(steps[entering], .newName) || has(steps[entering], .turn) && steps[entering].modifier == .straight
+        let bChanges = has(steps[leaving], .newName) || steps[leaving].collapse.isSilent && steps[leaving].name.isEmpty && steps[leaving].ref.isEmpty
+            || has(steps[leaving], .turn) && steps[leaving].modifier == .straight
         guard aChanges && bChanges else { return false }
-        return (p.name == b.name && p.ref == b.ref) || NameAnnouncement.same(p, b)
+        return (steps[prev].name == steps[leaving].name && steps[prev].ref == steps[leaving].ref) || NameAnnouncement.same(steps[prev], steps[leaving])
     }
 
     func maneuverPrecededByNameChange(_ prev: Int, _ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard preconditions(prev, entering, leaving, steps) else { return false }
-        let a = steps[entering]
-        let nameChange = has(a, .newName) || (has(a, .turn) || has(a, .continue)) && a.modifier == .straight
-        return isShortAndUndisturbed(a) && nameChange && isManeuver(leaving, steps)
+        let nameChange = has(steps[entering], .newName) || (has(steps[entering], .turn) || has(steps[entering], .continue)) && steps[entering].modifier == .straight
+        return isShortAndUndisturbed(steps[entering]) && nameChange && isManeuver(leaving, steps)
     }
 
     func maneuverPrecededBySilentDirection(_ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard preconditions(entering, leaving, steps) else { return false }
-        let a = steps[entering], b = steps[leaving]
-        return isShortAndUndisturbed(a) && a.collapse.allowedTurns > 1 && a.collapse.isSilent && a.modifier != .straight
-            && isManeuver(leaving, steps) && sameSide(a, b)
+        return isShortAndUndisturbed(steps[entering]) && steps[entering].collapse.allowedTurns > 1 && steps[entering].collapse.isSilent && steps[entering].modifier != .straight
+            && isManeuver(leaving, steps) && sameSide(steps[entering], steps[leaving])
     }
 
     func silentStraightBetweenTurns(_ entering: Int, _ center: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard entering > 0, preconditions(entering, center, leaving, steps) else { return false }
-        let a = steps[entering], c = steps[center], b = steps[leaving]
         let limit = 0.8 * Self.maxCollapseMeters
-        guard a.meters < limit && c.meters < limit else { return false }
-        let similar = (a.meters < 5 && c.meters < 5) || min(a.meters, c.meters) / max(a.meters, c.meters) > 0.75
-        let types = c.collapse.isSilent && c.modifier == .straight && (has(a, .turn) || has(a, .continue))
-            && (has(b, .turn) || has(b, .continue) || has(b, .onRamp))
-        let total = turnAngle(arriving: a.bearingBefore, leaving: b.bearingAfter)
+        guard steps[entering].meters < limit && steps[center].meters < limit else { return false }
+        let similar = (steps[entering].meters < 5 && steps[center].meters < 5) || min(steps[entering].meters, steps[center].meters) / max(steps[entering].meters, steps[center].meters) > 0.75
+        let types = steps[center].collapse.isSilent && steps[center].modifier == .straight && (has(steps[entering], .turn) || has(steps[entering], .continue))
+            && (has(steps[leaving], .turn) || has(steps[leaving], .continue) || has(steps[leaving], .onRamp))
+        let total = turnAngle(arriving: steps[entering].bearingBefore, leaving: steps[leaving].bearingAfter)
         return similar && types && abs(total) < 140
     }
 
     func maneuverSucceededByNameChange(_ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard preconditions(entering, leaving, steps) else { return false }
-        let a = steps[entering], b = steps[leaving]
-        let nameChange = has(b, .newName) || (has(b, .turn) || has(b, .continue)) && b.modifier == .straight
-        let within = a.meters <= 1.5 * Self.maxCollapseMeters
-        let strong = has(b, .newName) && b.modifier == .straight && within
-        let choiceless = has(b, .newName) && b.collapse.allowedTurns == 1 && within
-        return (isShortAndUndisturbed(a) || strong || choiceless) && nameChange && isManeuver(entering, steps)
+        let nameChange = has(steps[leaving], .newName) || (has(steps[leaving], .turn) || has(steps[leaving], .continue)) && steps[leaving].modifier == .straight
+        let within = steps[entering].meters <= 1.5 * Self.maxCollapseMeters
+        let strong = has(steps[leaving], .newName) && steps[leaving].modifier == .straight && within
+        let choiceless = has(steps[leaving], .newName) && steps[leaving].collapse.allowedTurns == 1 && within
+        return (isShortAndUndisturbed(steps[entering]) || strong || choiceless) && nameChange && isManeuver(entering, steps)
     }
 
     func maneuverSucceededBySilentDirection(_ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard preconditions(entering, leaving, steps) else { return false }
-        let a = steps[entering], b = steps[leaving]
-        return isShortAndUndisturbed(a) && b.collapse.isSilent && b.modifier != .straight && isManeuver(entering, steps)
-            && sameSide(a, b)
+        return isShortAndUndisturbed(steps[entering]) && steps[leaving].collapse.isSilent && steps[leaving].modifier != .straight && isManeuver(entering, steps)
+            && sameSide(steps[entering], steps[leaving])
     }
 
     func nameChangeImmediatelyAfterSilent(_ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard preconditions(entering, leaving, steps) else { return false }
-        let a = steps[entering], b = steps[leaving]
-        return a.meters < 0.25 * Self.maxCollapseMeters && a.collapse.isSilent && has(b, .newName)
+        return steps[entering].meters < 0.25 * Self.maxCollapseMeters && steps[entering].collapse.isSilent && has(steps[leaving], .newName)
     }
 
     func closeChoicelessTurnAfterTurn(_ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard preconditions(entering, leaving, steps) else { return false }
-        let a = steps[entering], b = steps[leaving]
-        return isShortAndUndisturbed(a) && a.modifier != .straight && b.collapse.allowedTurns == 1 && !b.collapse.isSilent
+        return isShortAndUndisturbed(steps[entering]) && steps[entering].modifier != .straight && steps[leaving].collapse.allowedTurns == 1 && !steps[leaving].collapse.isSilent
     }
 
     func straightTurnFollowedByChoiceless(_ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard preconditions(entering, leaving, steps) else { return false }
-        let a = steps[entering], b = steps[leaving]
-        return a.meters <= 2 * Self.maxCollapseMeters && (has(a, .continue) || has(a, .turn)) && a.modifier == .straight
-            && b.collapse.allowedTurns == 1 && noIntermediaryIntersections(a)
+        return steps[entering].meters <= 2 * Self.maxCollapseMeters && (has(steps[entering], .continue) || has(steps[entering], .turn)) && steps[entering].modifier == .straight
+            && steps[leaving].collapse.allowedTurns == 1 && noIntermediaryIntersections(steps[entering])
     }
 
     /// OSRM's `areSameSide`: both to the left or both to the right (straight counts as either).

@@ -17,9 +17,11 @@ extension StepBuilder {
     /// OSRM's `requiresNameAnnounced` between two roads, with its car profile's suffix table.
     func nameChanges(_ a: TurnRoad, _ b: TurnRoad) -> Bool {
         if a.name == b.name && a.ref == b.ref { return false }
-        return NameAnnouncement.required(fromName: strings.string(a.name, in: data), fromRef: strings.string(a.ref, in: data),
-                                         toName: strings.string(b.name, in: data), toRef: strings.string(b.ref, in: data),
-                                         suffixes: true)
+        return strings.nameChange(SIMD4(a.name, a.ref, b.name, b.ref)) {
+            NameAnnouncement.required(fromName: strings.string(a.name, in: data), fromRef: strings.string(a.ref, in: data),
+                                      toName: strings.string(b.name, in: data), toRef: strings.string(b.ref, in: data),
+                                      suffixes: true)
+        }
     }
 
     /// The road closest to straight on among those `excluded` leaves (OSRM's `findClosestTurn`

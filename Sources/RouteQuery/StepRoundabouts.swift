@@ -37,7 +37,7 @@ extension StepBuilder {
     func turnAllowed(from a: DrivenPiece, into ed: Int) -> Bool {
         let to = data.edgeDirectionRank[ed]
         guard to != UInt32.max else { return false }
-        return data.ch.originalArcWeight(from: data.edgeDirectionRank[a.edge << 1 | a.direction], to: to) != nil
+        return data.ch.hasOriginalArc(from: data.edgeDirectionRank[a.edge << 1 | a.direction], to: to)
     }
 
     /// Service roads (and other highway values opened to cars): OSRM's low-priority classes.
