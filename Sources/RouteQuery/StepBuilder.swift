@@ -268,7 +268,10 @@ struct StepBuilder {
             // OSRM's `continue uturn` on the road driven (`turn uturn` would need another road).
             type = sameRoad ? .continue : .turn
         } else if j.changesMode && !toRoundabout && !inRoundabout {
-            type = .notification
+            // OSRM's turn rules: a notification onto the obvious way, a turn elsewhere.
+            let osrm = analyseTurn(j, from: a, to: b, endBearings: endBearings)
+            type = osrm?.type ?? .notification
+            turnModifier = osrm?.modifier
         } else if toRoundabout, let entry = roundaboutKind(ringAt: node).entry {
             type = entry
             // An exit at the entry node itself counts when it lies right of the way into the
