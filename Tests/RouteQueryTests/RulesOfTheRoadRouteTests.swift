@@ -73,8 +73,9 @@ final class RulesOfTheRoadRouteTests: XCTestCase {
     ///
     ///     a - 1 - b - 2 - c - 3 - d      no_straight_on from ab via bc to cd
     func testARouteEndsAndStartsOnAViaWay() throws {
-        let nodes = [node(1, 0, 0), node(2, 200, 0), node(3, 400, 0), node(4, 600, 0),
-                     node(91, 100, 0), node(92, 300, 0), node(93, 500, 0)]
+        // 200 m on each road: a name lasting under 105 m would get no step of its own.
+        let nodes = [node(1, 0, 0), node(2, 400, 0), node(3, 800, 0), node(4, 1200, 0),
+                     node(91, 200, 0), node(92, 600, 0), node(93, 1000, 0)]
         let ways = [way(10, [1, 2], "ab"), way(11, [2, 3], "bc"), way(12, [3, 4], "cd")]
         let restriction = OSMRelation(id: 1, members: [(.way, 10, "from"), (.way, 11, "via"), (.way, 12, "to")],
                                       tags: [("type", "restriction"), ("restriction", "no_straight_on")])
