@@ -19,9 +19,11 @@ struct StepCollapseFacts {
     var endOfRoadDemoted = false
     /// Combined into the step before it, to be dropped (OSRM's `Invalidate`).
     var isGone = false
-    /// Roads one may drive on from the maneuver's junction, the way back not counted (OSRM's
-    /// `numberOfAllowedTurns`: the `entry` flags that are true).
-    var allowedTurns: UInt8 = 0
+    /// The maneuver's junction and the edge-based node it is reached on, for the number of roads
+    /// one may drive on from there (`StepBuilder.allowedTurns`), worked out only when a rule asks:
+    /// most steps never get that far, and each road costs a look-up in the hierarchy.
+    var junction: Int32 = -1
+    var arrivingRank = UInt32.max
     /// Junctions of three or more roads within the step after its maneuver (OSRM's step
     /// `intersections` beyond the first that are not plain nodes).
     var passed: UInt8 = 0
@@ -37,7 +39,8 @@ extension StepBuilder {
 
     /// Records the collapse facts of the step just made at junction `j` onto piece `b`.
     func noteCollapseFacts(at j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, on step: inout RouteStep) {
-        step.collapse.allowedTurns = allowedTurns(at: j.node, arrivingOn: a)
+        step.collapse.junction = Int32(truncatingIfNeeded: j.node)
+        step.collapse.arrivingRank = data.edgeDirectionRank[a.edge << 1 | a.direction]
         step.collapse.isSegregated = isSegregatedEdge(b.edge, b.direction)
         if (step.type == .continue || step.type == .turn) && step.modifier != .uturn && turnsBackOnDividedRoad(from: a, to: b) {
             step.modifier = .uturn
@@ -144,17 +147,17 @@ extension StepBuilder {
         return abs(turnAngle(arriving: back, leaving: data.bearingLeaving(b.edge, b.direction))) < Self.dividedUTurnAngle
     }
 
-    /// The roads one may take at `node` arriving on `a`: those the turn graph has a turn onto
-    /// (so a turn restriction, or the way back where no U-turn is allowed, does not count), as
-    /// OSRM's `entry` flags.
-    func allowedTurns(at node: Int, arrivingOn a: DrivenPiece) -> UInt8 {
-        let from = data.edgeDirectionRank[a.edge << 1 | a.direction]
-        guard from != UInt32.max else { return 0 }
-        var count: UInt8 = 0
+    /// The roads one may take at a step's junction arriving as it did: those the turn graph has a
+    /// turn onto (so a turn restriction, or the way back where no U-turn is allowed, does not
+    /// count), as OSRM's `entry` flags (`numberOfAllowedTurns`).
+    func allowedTurns(_ facts: StepCollapseFacts) -> Int {
+        let from = facts.arrivingRank, node = Int(facts.junction)
+        guard from != UInt32.max, node >= 0 else { return 0 }
+        var count = 0
         for i in Int(data.nodeFirstEnd[node])..<Int(data.nodeFirstEnd[node + 1]) {
             let to = data.edgeDirectionRank[Int(data.nodeEnds[i])]
             guard to != UInt32.max, data.ch.hasOriginalArc(from: from, to: to) else { continue }
-            count &+= 1
+            count += 1
         }
         return count
     }

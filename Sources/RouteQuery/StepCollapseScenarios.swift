@@ -76,7 +76,7 @@ extension StepBuilder {
         guard preconditions(prev, entering, leaving, steps) else { return false }
         guard has(entering, .turn, steps) || has(entering, .continue, steps) || has(entering, .endOfRoad, steps) else { return false }
         guard bearingsAreReversed(steps[entering].bearingBefore, steps[leaving].bearingAfter), NameAnnouncement.same(steps[prev], steps[leaving]) else { return false }
-        let onlyWay = steps[leaving].collapse.allowedTurns == 1 && noIntermediaryIntersections(entering, steps)
+        let onlyWay = allowedTurns(steps[leaving].collapse) == 1 && noIntermediaryIntersections(entering, steps)
         return isShortAndUndisturbed(entering, steps) || isLinkRoad(prev, entering, leaving, steps) || onlyWay
     }
 
@@ -98,7 +98,7 @@ extension StepBuilder {
 
     func maneuverPrecededBySilentDirection(_ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard preconditions(entering, leaving, steps) else { return false }
-        return isShortAndUndisturbed(entering, steps) && steps[entering].collapse.allowedTurns > 1 && steps[entering].collapse.isSilent && steps[entering].modifier != .straight
+        return isShortAndUndisturbed(entering, steps) && allowedTurns(steps[entering].collapse) > 1 && steps[entering].collapse.isSilent && steps[entering].modifier != .straight
             && isManeuver(leaving, steps) && sameSide(steps[entering].modifier, steps[leaving].modifier)
     }
 
@@ -118,7 +118,7 @@ extension StepBuilder {
         let nameChange = has(leaving, .newName, steps) || (has(leaving, .turn, steps) || has(leaving, .continue, steps)) && steps[leaving].modifier == .straight
         let within = steps[entering].meters <= 1.5 * Self.maxCollapseMeters
         let strong = has(leaving, .newName, steps) && steps[leaving].modifier == .straight && within
-        let choiceless = has(leaving, .newName, steps) && steps[leaving].collapse.allowedTurns == 1 && within
+        let choiceless = has(leaving, .newName, steps) && allowedTurns(steps[leaving].collapse) == 1 && within
         return (isShortAndUndisturbed(entering, steps) || strong || choiceless) && nameChange && isManeuver(entering, steps)
     }
 
@@ -135,13 +135,13 @@ extension StepBuilder {
 
     func closeChoicelessTurnAfterTurn(_ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard preconditions(entering, leaving, steps) else { return false }
-        return isShortAndUndisturbed(entering, steps) && steps[entering].modifier != .straight && steps[leaving].collapse.allowedTurns == 1 && !steps[leaving].collapse.isSilent
+        return isShortAndUndisturbed(entering, steps) && steps[entering].modifier != .straight && allowedTurns(steps[leaving].collapse) == 1 && !steps[leaving].collapse.isSilent
     }
 
     func straightTurnFollowedByChoiceless(_ entering: Int, _ leaving: Int, _ steps: [RouteStep]) -> Bool {
         guard preconditions(entering, leaving, steps) else { return false }
         return steps[entering].meters <= 2 * Self.maxCollapseMeters && (has(entering, .continue, steps) || has(entering, .turn, steps)) && steps[entering].modifier == .straight
-            && steps[leaving].collapse.allowedTurns == 1 && noIntermediaryIntersections(entering, steps)
+            && allowedTurns(steps[leaving].collapse) == 1 && noIntermediaryIntersections(entering, steps)
     }
 
     /// OSRM's `areSameSide`: both to the left or both to the right (straight counts as either).
