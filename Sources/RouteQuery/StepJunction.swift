@@ -61,7 +61,8 @@ extension StepBuilder {
     }
 
     /// Brings in what the step rules read about the other roads at the junctions that are not
-    /// quiet (a step's intersection, a roundabout's exits): the node's road ends, then each end's
+    /// quiet (a step's intersection, a roundabout's exits) and at quiet ones of three or more roads
+    /// (which the collapse may keep as silent junctions): the node's road ends, then each end's
     /// rank and record, then the shape points its bearing is measured on. Read
     /// junction by junction, each of those three misses waited for the one before; here the
     /// misses of all junctions at one level overlap.
@@ -70,15 +71,15 @@ extension StepBuilder {
               let edges = data.edges.baseAddress
         else { return }
         let first = data.nodeFirstEnd
-        for j in junctions where !j.isQuiet { offgrid_prefetch(ends + Int(first[j.node])) }
-        for j in junctions where !j.isQuiet {
+        for j in junctions where !j.isQuiet || j.roads >= 3 { offgrid_prefetch(ends + Int(first[j.node])) }
+        for j in junctions where !j.isQuiet || j.roads >= 3 {
             for i in Int(first[j.node])..<Int(first[j.node + 1]) {
                 let ed = Int(ends[i])
                 offgrid_prefetch(ranks + ed)
                 offgrid_prefetch(edges + ed >> 1)
             }
         }
-        for j in junctions where !j.isQuiet {
+        for j in junctions where !j.isQuiet || j.roads >= 3 {
             for i in Int(first[j.node])..<Int(first[j.node + 1]) {
                 // The segment leaving the junction: the junction's own coordinates (one point
                 // all its roads share) and the point after it on the edge.
