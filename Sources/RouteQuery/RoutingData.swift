@@ -24,7 +24,7 @@ public final class RoutingData: @unchecked Sendable {
     /// names only the originals.
     public let rankCopies: UnsafeBufferPointer<UInt32>
     /// The copies by the edge direction they copy: (edge direction, rank), sorted, so a route's
-    /// end on a via way can be reached through them too (`copies(ofEdgeDirection:)`).
+    /// end on a via way can be reached through them too (`forEachCopy(ofEdgeDirection:)`).
     private let copiesByEdgeDirection: [(edgeDirection: UInt32, rank: UInt32)]
     public let rankComponent: RankComponents
     public let strings: GraphStrings
@@ -108,13 +108,13 @@ public final class RoutingData: @unchecked Sendable {
         let junction = endNode(direction >> 1, direction & 1)
         var turns: [(head: UInt32, weight: UInt32)] = []
         for i in Int(nodeFirstEnd[junction])..<Int(nodeFirstEnd[junction + 1]) {
+            // Copies for via-way restrictions drive the same directions out of the junction.
+            forEachCopy(ofEdgeDirection: nodeEnds[i]) { c in
+                if let w = ch.originalArcWeight(from: r, to: c) { turns.append((c, w)) }
+            }
             let x = edgeDirectionRank[Int(nodeEnds[i])]
             guard x != UInt32.max, let w = ch.originalArcWeight(from: r, to: x) else { continue }
             turns.append((x, w))
-        }
-        // Copies for via-way restrictions drive the same directions out of the junction.
-        for c in rankCopies where endNode(Int(rankEdgeDirection[Int(c)]) >> 1, 1 - Int(rankEdgeDirection[Int(c)]) & 1) == junction {
-            if let w = ch.originalArcWeight(from: r, to: c) { turns.append((c, w)) }
         }
         turns.sort { $0.head < $1.head }
         return turns

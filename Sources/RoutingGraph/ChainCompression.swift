@@ -81,15 +81,8 @@ public enum ChainCompression {
                 walk(from: v, edge: Int(incident[i]))
             }
         }
-        // Closed loops of mergeable nodes: keep their lowest node as a junction.
-        for e in 0..<g.edgeCount where !visited[e] {
-            let v = Int(g.edgeFrom[e])
-            junction[v] = true
-            // Keep node numbering in OSM id order: insert, then renumber below.
-            addJunction(v)
-            walk(from: v, edge: e)
-        }
-        return out.sortedNodes()
+        // Junctions were added in the input's node order (OSM id order), loops' ones included.
+        return out
     }
 }
 
@@ -203,14 +196,5 @@ extension RoadGraph {
         edgeWayAtEnd.append(last.wayAtEnd(g))
         edgeBearingStart.append(first.bearingStart(g))
         edgeBearingEnd.append(last.bearingEnd(g))
-    }
-
-    /// Renumbers nodes into OSM id order (loops' junctions were appended last).
-    func sortedNodes() -> RoadGraph {
-        let order = (0..<nodeCount).sorted { nodeOsmId[$0] < nodeOsmId[$1] }
-        if order.elementsEqual(0..<nodeCount) { return self }
-        var g = self
-        g.permuteNodes(order)
-        return g
     }
 }

@@ -8,28 +8,20 @@ extension RoadGraph {
     /// for its twin. Edges count as parallel when they run from the same node to the same
     /// node (as drawn) over the same shape. Returns how many edge directions were dropped.
     public mutating func keepOneOfParallelEdges() -> Int {
-        // Edges by their first node (counting sort), so parallels meet in short per-node lists.
-        let n = nodeCount
-        var first = [UInt32](repeating: 0, count: n + 1)
-        for e in 0..<edgeCount { first[Int(edgeFrom[e]) + 1] += 1 }
-        for v in 0..<n { first[v + 1] += first[v] }
-        var fill = first
-        var byFrom = [UInt32](repeating: 0, count: edgeCount)
-        for e in 0..<edgeCount {
-            byFrom[Int(fill[Int(edgeFrom[e])])] = UInt32(e)
-            fill[Int(edgeFrom[e])] += 1
-        }
+        // The edges at each node (`edgeEnds`): parallels meet in its short list of ends that
+        // leave it as drawn (even ends).
+        let (first, ends) = edgeEnds()
         var dropped = 0
-        var group: [Int] = []
-        for v in 0..<n where first[v + 1] - first[v] > 1 {
-            let out = byFrom[Int(first[v])..<Int(first[v + 1])]
-            for (k, e) in out.enumerated() {
-                let e = Int(e)
-                // Each group once, from its first edge.
-                guard !out.prefix(k).contains(where: { isParallel(Int($0), e) }) else { continue }
-                group = [e] + out.dropFirst(k + 1).map(Int.init).filter { isParallel($0, e) }
-                guard group.count > 1 else { continue }
-                for d in 0..<2 { dropped += keepFastest(group, direction: d) }
+        for v in 0..<nodeCount where first[v + 1] - first[v] > 1 {
+            let at = Int(first[v])..<Int(first[v + 1])
+            func leaving(_ i: Int) -> Int? { ends[i] & 1 == 0 ? Int(ends[i] >> 1) : nil }
+            for i in at {
+                guard let e = leaving(i) else { continue }
+                // Each group once, from its first edge; most edges have no parallel at all.
+                let later = (i + 1..<at.upperBound).compactMap(leaving).filter { isParallel($0, e) }
+                guard !later.isEmpty, !(at.lowerBound..<i).contains(where: { leaving($0).map { isParallel($0, e) } ?? false })
+                else { continue }
+                for d in 0..<2 { dropped += keepFastest([e] + later, direction: d) }
             }
         }
         return dropped
