@@ -18,7 +18,12 @@ extension StepBuilder {
     /// or half degree (where a rounding or a threshold could go the other way), all are measured
     /// again with libm. So answers are those of libm throughout.
     func junctionBearings(from a: DrivenPiece, to b: DrivenPiece, node: Int, ends: UnsafeMutableBufferPointer<Double>) -> JunctionBearings {
-        let at = data.junctionLatitude(arriving: a.edge, a.direction)
+        junctionBearings(from: a, to: b, node: node, at: data.junctionLatitude(arriving: a.edge, a.direction), ends: ends)
+    }
+
+    /// `junctionBearings` at a junction whose latitude terms the caller has (`junctionLatitude`).
+    func junctionBearings(from a: DrivenPiece, to b: DrivenPiece, node: Int, at: JunctionLatitude,
+                          ends: UnsafeMutableBufferPointer<Double>) -> JunctionBearings {
         if let bearings = seriesBearings(from: a, to: b, node: node, at: at, ends: ends) { return bearings }
         return libmBearings(from: a, to: b, node: node, at: at, ends: ends)
     }

@@ -78,8 +78,11 @@ struct StepBuilder {
         // On a ring OSRM's guidance cannot follow (`RoundaboutKind.none`), driven as plain roads.
         var onPlainRing = junctions.first.map { $0.inRoundabout && roundaboutKind(ringAt: $0.node) == .none } ?? false
         for (i, piece) in pieces.enumerated() {
+            // The kind of a ring entered at this junction, walked once for both uses.
+            var entered: RoundaboutKind?
             if i > 0 && junctions[i - 1].toRoundabout && !junctions[i - 1].inRoundabout {
-                onPlainRing = roundaboutKind(ringAt: junctions[i - 1].node) == .none
+                entered = roundaboutKind(ringAt: junctions[i - 1].node)
+                onPlainRing = entered == RoundaboutKind.none
             }
             // Inside a roundabout nothing is said, but exits are counted; through a quiet
             // junction nothing at all (a step is ~200 bytes: no call that returns none).
@@ -87,7 +90,7 @@ struct StepBuilder {
                 exitsPassed += roundaboutExits(at: junctions[i - 1].node)
             } else if i > 0 && !junctions[i - 1].isQuiet,
                       let type = maneuver(junctions[i - 1], from: pieces[i - 1], to: piece, points: points,
-                                          exitsPassed: &exitsPassed, onto: &steps) {
+                                          entering: entered, exitsPassed: &exitsPassed, onto: &steps) {
                 // OSRM's buildIntersections: an end of road right after the step before it began
                 // (no intersection passed on the way) says no more than a turn, or a continue
                 // onto the same road.
@@ -240,24 +243,26 @@ struct StepBuilder {
     /// there, not copied in: a step is ~200 bytes), and its type; nil when the driver just
     /// carries on. Not for quiet junctions (`StepJunction.isQuiet`), nor within a roundabout:
     /// there nothing is said, and no bearing needed (the trigonometry is most of a step's cost).
+    /// `ring`: the kind of the ring entered here, when the caller has already walked it.
     private func maneuver(_ j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, points: LegPoints,
-                          exitsPassed: inout Int, onto steps: inout [RouteStep]) -> ManeuverType? {
+                          entering ring: RoundaboutKind?, exitsPassed: inout Int, onto steps: inout [RouteStep]) -> ManeuverType? {
         let node = j.node
         // The bearing of every road leaving the node, for the intersection and the other exits:
         // on the stack (nearly every junction that gets here makes a step, so all are needed).
         let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: end - first) { ends in
-            let bearings = junctionBearings(from: a, to: b, node: node, ends: ends)
+            let at = data.junctionLatitude(arriving: a.edge, a.direction)
+            let bearings = junctionBearings(from: a, to: b, node: node, at: at, ends: ends)
             let angle = turnAngle(arriving: bearings.arriving, leaving: bearings.leaving)
-            return maneuver(j, from: a, to: b, points: points, exitsPassed: &exitsPassed, arriving: bearings.arriving,
+            return maneuver(j, from: a, to: b, points: points, entering: ring, at: at, exitsPassed: &exitsPassed, arriving: bearings.arriving,
                             leaving: bearings.leaving, angle: angle, endBearings: UnsafeBufferPointer(ends), onto: &steps)
         }
     }
 
-    /// `maneuver(_:from:to:points:exitsPassed:onto:)` with the bearings worked out: `endBearings[k]`
+    /// `maneuver(_:from:to:points:entering:exitsPassed:onto:)` with the junction's latitude terms and bearings worked out: `endBearings[k]`
     /// is the bearing of the node's k-th road end.
     private func maneuver(_ j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, points: LegPoints,
-                          exitsPassed: inout Int, arriving: Double, leaving: Double, angle: Double,
+                          entering ring: RoundaboutKind?, at: JunctionLatitude, exitsPassed: inout Int, arriving: Double, leaving: Double, angle: Double,
                           endBearings: UnsafeBufferPointer<Double>, onto steps: inout [RouteStep]) -> ManeuverType? {
         let node = j.node, roads = j.roads, sameRoad = j.sameRoad, classA = j.classA, classB = j.classB
         let inRoundabout = j.inRoundabout, toRoundabout = j.toRoundabout
@@ -269,10 +274,10 @@ struct StepBuilder {
             type = sameRoad ? .continue : .turn
         } else if j.changesMode && !toRoundabout && !inRoundabout {
             // OSRM's turn rules: a notification onto the obvious way, a turn elsewhere.
-            let osrm = analyseTurn(j, from: a, to: b, endBearings: endBearings)
+            let osrm = analyseTurn(j, from: a, to: b, at: at, endBearings: endBearings)
             type = osrm?.type ?? .notification
             turnModifier = osrm?.modifier
-        } else if toRoundabout, let entry = roundaboutKind(ringAt: node).entry {
+        } else if toRoundabout, let entry = (ring ?? roundaboutKind(ringAt: node)).entry {
             type = entry
             // An exit at the entry node itself counts when it lies right of the way into the
             // ring (passed after entering it, in right-hand traffic), as OSRM counts.
@@ -283,7 +288,7 @@ struct StepBuilder {
             // Onto a road off the ring where it is entered: the first exit, entered and left at once.
             type = touched
             exit = 1
-        } else if let osrm = analyseTurn(j, from: a, to: b, endBearings: endBearings) {
+        } else if let osrm = analyseTurn(j, from: a, to: b, at: at, endBearings: endBearings) {
             // OSRM's turn rules on perceived angles (`StepTurnAnalysis`).
             type = osrm.type
             turnModifier = osrm.modifier

@@ -3,10 +3,11 @@
 /// junction's roads with their perceived angles, the motorway handler or the turn handler, and
 /// from a motorway an on ramp is an off ramp.
 extension StepBuilder {
-    /// The maneuver OSRM's rules give the road taken at junction j (b, after a): its type,
+    /// The maneuver OSRM's rules give the road taken at junction j (b, after a; `junction` its
+    /// latitude terms, `RoutingData.junctionLatitude`): its type,
     /// nil when nothing is said, and its direction. Nil altogether when they cannot be run
     /// (a junction of more than `maxTurnRoads` roads).
-    func analyseTurn(_ j: StepJunction, from a: DrivenPiece, to b: DrivenPiece,
+    func analyseTurn(_ j: StepJunction, from a: DrivenPiece, to b: DrivenPiece, at junction: JunctionLatitude,
                      endBearings: UnsafeBufferPointer<Double>) -> (type: ManeuverType?, modifier: ManeuverModifier)? {
         let count = endBearings.count
         guard count <= Self.maxTurnRoads else { return nil }
@@ -15,7 +16,6 @@ extension StepBuilder {
                 withUnsafeTemporaryAllocation(of: LocalPoint.self, capacity: RoadShapeAhead.maxPoints) { points in
                     let perceived = UnsafeMutableBufferPointer(rebasing: numbers[0..<count])
                     let scratch = RoadScratch(points: points, lengths: UnsafeMutableBufferPointer(rebasing: numbers[count...]))
-                    let junction = data.junctionLatitude(arriving: a.edge, a.direction)
                     guard let n = turnRoads(node: j.node, from: a, endBearings: endBearings, into: roads, perceived: perceived,
                                             scratch: scratch, at: junction),
                           n >= 2
