@@ -18,6 +18,8 @@ public enum ManeuverType: String {
     public var hasExitStep: Bool { self == .roundabout || self == .rotary }
     /// Leaving one.
     public var exitsRoundabout: Bool { self == .exitRoundabout || self == .exitRotary }
+    /// Entering or leaving a roundabout or rotary (steps the collapse leaves alone).
+    public var isRoundabout: Bool { entersRoundabout || exitsRoundabout }
 }
 
 public enum ManeuverModifier: String {

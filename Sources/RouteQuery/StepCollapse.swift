@@ -150,9 +150,6 @@ extension StepBuilder {
 
     // MARK: Steps as OSRM sees them
 
-    /// The step's OSRM turn type; nil for a silent (`Suppressed`) one.
-    func osrmType(_ step: RouteStep) -> ManeuverType? { step.collapse.isSilent ? nil : step.type }
-
     func has(_ step: RouteStep, _ type: ManeuverType) -> Bool { !step.collapse.isSilent && step.type == type }
 
     func setType(_ type: ManeuverType, _ step: inout RouteStep) {
@@ -160,7 +157,6 @@ extension StepBuilder {
         step.collapse.isSilent = false
     }
 
-    func isRoundaboutStep(_ step: RouteStep) -> Bool { step.type.entersRoundabout || step.type.exitsRoundabout }
 
     /// OSRM's `bearingsAreReversed`: within 35° of straight back.
     func bearingsAreReversed(_ arriving: Double, _ leaving: Double) -> Bool {

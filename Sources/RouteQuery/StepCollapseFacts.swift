@@ -87,18 +87,14 @@ extension StepBuilder {
         return true
     }
 
-    /// OSRM's low-priority roads (`IsLowPriorityRoadClass`): service ways and what is not a
-    /// road in its car profile.
-    static func isLowPriorityClass(_ c: UInt8) -> Bool { c >= 13 }
-
     /// OSRM's `DrivewayHandler`: off a main road, every road at the junction but the one arrived
     /// on and one other is of low priority (service ways and below); going on along the road is
     /// then no turn at all.
     func passesDriveways(_ node: Int, from a: DrivenPiece) -> Bool {
-        guard !Self.isLowPriorityClass(data.edges[a.edge].roadClass) else { return false }
+        guard !RoadShapeAhead.isLowPriority(roadClass: data.edges[a.edge].roadClass) else { return false }
         let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
         var low = 0
-        for i in first..<end where Self.isLowPriorityClass(data.edges[Int(data.nodeEnds[i]) >> 1].roadClass) {
+        for i in first..<end where RoadShapeAhead.isLowPriority(roadClass: data.edges[Int(data.nodeEnds[i]) >> 1].roadClass) {
             low += 1
         }
         return low > 0 && low + 2 == end - first

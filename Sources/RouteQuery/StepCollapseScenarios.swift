@@ -24,10 +24,6 @@ extension StepBuilder {
         !steps[i].collapse.isSilent && steps[i].type == type
     }
 
-    private func isRoundaboutStep(_ i: Int, _ steps: [RouteStep]) -> Bool {
-        steps[i].type.entersRoundabout || steps[i].type.exitsRoundabout
-    }
-
     /// OSRM's link road: a short unnamed piece between two named roads.
     private func isLinkRoad(_ pre: Int, _ link: Int, _ post: Int, _ steps: [RouteStep]) -> Bool {
         steps[link].meters <= 2 * Self.maxCollapseMeters && steps[link].name.isEmpty && !steps[pre].name.isEmpty
@@ -47,13 +43,13 @@ extension StepBuilder {
 
     private func preconditions(_ a: Int, _ b: Int, _ steps: [RouteStep]) -> Bool {
         guard a > 0, b < steps.count else { return false }
-        return !steps[a].collapse.isGone && !steps[b].collapse.isGone && !isRoundaboutStep(a, steps) && !isRoundaboutStep(b, steps)
+        return !steps[a].collapse.isGone && !steps[b].collapse.isGone && !steps[a].type.isRoundabout && !steps[b].type.isRoundabout
             && steps[a].isFerry == steps[b].isFerry && noBadUTurnCombination(a, b, steps)
     }
 
     private func preconditions(_ a: Int, _ b: Int, _ c: Int, _ steps: [RouteStep]) -> Bool {
         guard c < steps.count else { return false }
-        guard !steps[b].collapse.isGone, !steps[c].collapse.isGone, !isRoundaboutStep(a, steps), !isRoundaboutStep(b, steps), !isRoundaboutStep(c, steps),
+        guard !steps[b].collapse.isGone, !steps[c].collapse.isGone, !steps[a].type.isRoundabout, !steps[b].type.isRoundabout, !steps[c].type.isRoundabout,
               steps[a].isFerry == steps[b].isFerry, steps[b].isFerry == steps[c].isFerry
         else { return false }
         return noBadUTurnCombination(a, b, steps) || noBadUTurnCombination(b, c, steps)

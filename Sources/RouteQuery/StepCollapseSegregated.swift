@@ -73,7 +73,7 @@ extension StepBuilder {
                 }
                 combine(next, into: current, &steps, signage: true)
                 next += 1
-            } else if steps[current].collapse.isSegregated && !isRoundaboutStep(steps[current]) && !isRoundaboutStep(steps[next]) {
+            } else if steps[current].collapse.isSegregated && !steps[current].type.isRoundabout && !steps[next].type.isRoundabout {
                 if bearingsAreReversed(steps[current].bearingBefore, steps[next].bearingAfter) {
                     setType(.continue, &steps[current])
                     steps[current].modifier = .uturn
@@ -97,8 +97,9 @@ extension StepBuilder {
         let direction = ManeuverModifier(angle: angle)
         let transfer = steps[from]
         // Suppressed (silent) counts with these types.
-        let isTurnStep = osrmType(transfer).map { [.newName, .continue, .turn].contains($0) } ?? true
-        let isStraightStep = isTurnStep && [.straight, .slightLeft, .slightRight].contains(transfer.modifier)
+        let isTurnStep = transfer.collapse.isSilent || transfer.type == .newName || transfer.type == .continue || transfer.type == .turn
+        let isStraightStep = isTurnStep
+            && (transfer.modifier == .straight || transfer.modifier == .slightLeft || transfer.modifier == .slightRight)
         let sameName = NameAnnouncement.same(steps[prior], transfer)
         var updateModifier = true
         if has(steps[at], .endOfRoad) || has(transfer, .endOfRoad) {

@@ -36,7 +36,7 @@ extension StepBuilder {
         let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
         guard end - first >= 3 else { return false }
         let slip = data.edges[b.edge], from = data.edges[a.edge]
-        guard slip.flags & EdgeFlags.roundabout == 0, !Self.isLowPriorityClass(slip.roadClass),
+        guard slip.flags & EdgeFlags.roundabout == 0, !RoadShapeAhead.isLowPriority(roadClass: slip.roadClass),
               abs(turnAngle(arriving: arriving, leaving: data.bearingLeaving(b.edge, b.direction))) <= Self.sliproadTurnAngle,
               from.name != 0
         else { return false }

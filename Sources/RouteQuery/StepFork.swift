@@ -14,13 +14,13 @@ extension StepBuilder {
         let nextToStraight = Self.deviation(next.angle, Self.straightAngle)
         let between = Self.deviation(road.angle, next.angle)
         let roadToStraight = Self.deviation(road.angle, Self.straightAngle)
-        return nextToStraight > Self.osrmNarrowTurnAngle && (between > Self.osrmNarrowTurnAngle || roadToStraight > Self.osrmGroupAngle)
+        return nextToStraight > Self.narrowTurnAngle && (between > Self.narrowTurnAngle || roadToStraight > Self.osrmGroupAngle)
     }
 
     /// OSRM's `findForkCandidatesByGeometry`.
     private func forkCandidates(_ roads: UnsafeMutableBufferPointer<TurnRoad>, _ n: Int) -> Fork? {
         guard n >= 3, let straightmost = closestToStraight(roads, n, excluding: { _ in false }),
-              Self.deviation(roads[straightmost].angle, Self.straightAngle) <= Self.osrmNarrowTurnAngle
+              Self.deviation(roads[straightmost].angle, Self.straightAngle) <= Self.narrowTurnAngle
         else { return nil }
         // Outwards to the right (down to the road arrived on), then to the left.
         var right = 0

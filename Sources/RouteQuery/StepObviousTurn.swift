@@ -6,7 +6,6 @@
 /// `roads[0]` is the road arrived on (angle 0), the others by angle (`turnRoads`).
 extension StepBuilder {
     static let straightAngle = 180.0
-    static let osrmNarrowTurnAngle = 40.0
     static let osrmGroupAngle = 60.0
     static let fuzzyAngleDifference = 25.0
     static let distinctionRatio = 2.0
@@ -82,7 +81,7 @@ extension StepBuilder {
         var allSameName = true
         for i in 0..<n where roads[i].isUnnamed || roads[i].name != via.name || roads[i].ref != via.ref { allSameName = false }
         if n == 3 && allSameName && enterable == 1
-            && (Self.deviation(roads[1].angle, 90) > Self.osrmNarrowTurnAngle || Self.deviation(roads[2].angle, 270) > Self.osrmNarrowTurnAngle) {
+            && (Self.deviation(roads[1].angle, 90) > Self.narrowTurnAngle || Self.deviation(roads[2].angle, 270) > Self.narrowTurnAngle) {
             return valid(straightmost)
         }
         return nil
@@ -106,7 +105,7 @@ extension StepBuilder {
         let noNameChangeToCandidate = !nameChanges(via, cand)
         for i in 1..<n where i != candidate {
             let road = roads[i], compareClass = road.classification
-            if candidateDeviation < Self.osrmNarrowTurnAngle && !road.entryAllowed { continue }
+            if candidateDeviation < Self.narrowTurnAngle && !road.entryAllowed { continue }
             let compareDeviation = Self.deviation(road.angle, Self.straightAngle)
             let distinct = compareDeviation > Self.distinctionRatio * candidateDeviation
                 && abs(compareDeviation - candidateDeviation) > Self.fuzzyAngleDifference / 2
@@ -125,7 +124,7 @@ extension StepBuilder {
             let fourOrMore = n >= 4
             let noNameChangeFromOpposing = !nameChanges(roads[opposing], road)
             let opposingToCompare = Self.deviation(road.angle, roads[opposing].angle)
-            let opposingDistinct = noNameChangeFromOpposing || opposingToCompare > Self.straightAngle - Self.osrmNarrowTurnAngle
+            let opposingDistinct = noNameChangeFromOpposing || opposingToCompare > Self.straightAngle - Self.narrowTurnAngle
             if fourOrMore && opposingDistinct && distinct { continue }
             if fourOrMore && noNameChangeToCandidate && nameChangesToCompare && slightlyDistinct && noNameChangeFromOpposing
                 && opposingToCompare > Self.straightAngle - Self.fuzzyAngleDifference { continue }

@@ -36,13 +36,10 @@ enum RoadShapeAhead {
     /// road (service ways and the rest).
     static func isLowPriority(roadClass c: UInt8) -> Bool { c >= 13 }
 
-    /// The longest look along a road any class needs.
-    static let maxLookahead = farLookahead + offsetFactor(roadClass: 0) * assumedLaneCount * laneWidth
-
     /// The representative point of a road starting at the origin through `p[0..<n]` (repeats
-    /// removed; `complete` when they are all its points), relative to the origin.
+    /// removed), relative to the origin.
     /// `segments` is scratch of `n` lengths.
-    static func representative(_ p: UnsafeMutableBufferPointer<LocalPoint>, _ n: Int, complete: Bool, roadClass: UInt8,
+    static func representative(_ p: UnsafeMutableBufferPointer<LocalPoint>, _ n: Int, roadClass: UInt8,
                                roundabout: Bool, segments seg: UnsafeMutableBufferPointer<Double>) -> LocalPoint {
         typealias M = RoadShapeMath
         // A straight line: any of its points gives the same direction.
@@ -252,20 +249,20 @@ extension StepBuilder {
         let lookahead = lowPriority ? RoadShapeAhead.lookaheadWithoutLanes : RoadShapeAhead.farLookahead + laneSpan
         let p = scratch.points
         p[0] = LocalPoint(x: 0, y: 0)
-        var n = 1, run = 0.0, complete = true
+        var n = 1, run = 0.0
         for k in 1..<total {
             let q = local(shapes.point(e, k, direction: d))
             if q == p[n - 1] { continue }
-            guard n < p.count else { complete = false; break }
+            guard n < p.count else { break }
             run += p[n - 1].distance(to: q)
             p[n] = q
             n += 1
             // One point past the lookahead is all any rule reads (the last point when the
             // whole road is read: the road's far end counts only for two-point roads).
-            if run >= lookahead && k < total - 1 { complete = false; break }
+            if run >= lookahead && k < total - 1 { break }
         }
         if n < 2 { return initial }
-        let r = RoadShapeAhead.representative(p, n, complete: complete, roadClass: roadClass, roundabout: roundabout, segments: scratch.lengths)
+        let r = RoadShapeAhead.representative(p, n, roadClass: roadClass, roundabout: roundabout, segments: scratch.lengths)
         if r == firstPoint { return initial }
         return LocalPoint(x: 0, y: 0).bearing(to: r)
     }

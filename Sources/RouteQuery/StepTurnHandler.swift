@@ -46,7 +46,7 @@ extension StepBuilder {
                     let here = data.shapes.point(road.edge, 0, direction: road.direction)
                     let meters = haversineMeters(GeoPoint(lon: Double(here.lonE7) / 1e7, lat: Double(here.latE7) / 1e7),
                                                 GeoPoint(lon: Double(far.lonE7) / 1e7, lat: Double(far.latE7) / 1e7))
-                    let straight = Self.deviation(road.angle, Self.straightAngle) < Self.osrmNarrowTurnAngle && meters > 2 * Self.maxCollapseDistance
+                    let straight = Self.deviation(road.angle, Self.straightAngle) < Self.narrowTurnAngle && meters > 2 * Self.maxCollapseDistance
                     return TurnInstruction(kind: .turn, modifier: straight ? .straight : direction)
                 }
                 return TurnInstruction(kind: notification ? .notification : .newName, modifier: direction)
@@ -109,8 +109,8 @@ extension StepBuilder {
     /// OSRM's end of the road at three roads: the other two go right and left, each within a
     /// narrow turn of a right angle and far apart.
     private func isEndOfRoad(_ right: TurnRoad, _ left: TurnRoad) -> Bool {
-        Self.deviation(right.angle, 90) < Self.osrmNarrowTurnAngle && Self.deviation(left.angle, 270) < Self.osrmNarrowTurnAngle
-            && Self.deviation(right.angle, left.angle) > 2 * Self.osrmNarrowTurnAngle
+        Self.deviation(right.angle, 90) < Self.narrowTurnAngle && Self.deviation(left.angle, 270) < Self.narrowTurnAngle
+            && Self.deviation(right.angle, left.angle) > 2 * Self.narrowTurnAngle
     }
 
     /// OSRM's `handleThreeWayTurn`.
@@ -175,8 +175,8 @@ extension StepBuilder {
                 if !roads[3].entryAllowed { handleDistinctConflict(roads, left: 2, right: 1) }
                 else if !roads[1].entryAllowed { handleDistinctConflict(roads, left: 3, right: 2) }
                 else { handleDistinctConflict(roads, left: 3, right: 1) }
-            } else if Self.deviation(roads[1].angle, roads[2].angle) >= Self.osrmNarrowTurnAngle
-                        && Self.deviation(roads[2].angle, roads[3].angle) >= Self.osrmNarrowTurnAngle {
+            } else if Self.deviation(roads[1].angle, roads[2].angle) >= Self.narrowTurnAngle
+                        && Self.deviation(roads[2].angle, roads[3].angle) >= Self.narrowTurnAngle {
                 roads[1].instruction = TurnInstruction(kind: basicTurnType(via, roads[1]), modifier: .sharpRight)
                 roads[2].instruction = TurnInstruction(kind: basicTurnType(via, roads[2]), modifier: .right)
                 roads[3].instruction = TurnInstruction(kind: basicTurnType(via, roads[3]), modifier: .slightRight)

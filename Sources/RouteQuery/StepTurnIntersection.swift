@@ -61,8 +61,8 @@ struct RoadClassification: Equatable {
         case 13: priority = 12
         default: priority = 31
         }
-        isLinkClass = c <= 9 && c % 2 == 1
-        isMotorwayClass = c == 0 || c == 2
+        isLinkClass = StepJunction.isLink(c)
+        isMotorwayClass = StepJunction.isHighway(c)
         isRampClass = c == 1 || c == 3
         isLowPriority = RoadShapeAhead.isLowPriority(roadClass: c)
     }

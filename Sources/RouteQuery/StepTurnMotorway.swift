@@ -123,7 +123,7 @@ extension StepBuilder {
                 // Merging onto a passing motorway, or passing the end of one.
                 let i = roads[1].entryAllowed ? 1 : 2
                 if roads[i].classification.isMotorwayClass && roads[2].name != 0 && roads[1].name != 0 && sameName {
-                    let modifier: ManeuverModifier = Self.deviation(roads[i].angle, Self.straightAngle) < 2 * Self.osrmNarrowTurnAngle
+                    let modifier: ManeuverModifier = Self.deviation(roads[i].angle, Self.straightAngle) < 2 * Self.narrowTurnAngle
                         ? (i == 1 ? .slightLeft : .slightRight) : ManeuverModifier(osrmAngle: roads[i].angle)
                     roads[i].instruction = TurnInstruction(kind: .merge, modifier: modifier)
                 } else {
