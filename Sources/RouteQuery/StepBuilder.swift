@@ -217,6 +217,8 @@ struct StepBuilder {
             steps[0].modifier = nil
             steps[0].exit = nil
             steps[0].bearingBefore = 0
+            // No maneuver left for the collapse to judge again (an end of road said as a turn).
+            steps[0].collapse.endOfRoadDemoted = false
             if let out = steps[0].intersectionOut, out < steps[0].intersectionBearings.count {
                 steps[0].intersectionBearings = [steps[0].intersectionBearings[out]]
             } else {

@@ -127,4 +127,22 @@ final class GuidanceCollapseTests: XCTestCase {
         let (s, at) = try map.service(nodes, ways)
         XCTAssertEqual(try HandMadeMap.steps(s, at, 10, 1), ["depart side st", "end of road left main st", "arrive main st"])
     }
+
+    /// A start half a metre before a T junction: the zero-length departure is trimmed and the
+    /// turn at the end of the road becomes the departure, which stays a departure.
+    ///
+    ///                     n
+    ///                     |
+    ///     a ----- t ----- b        Main; Side from s (0.5 m south of t) up to t; North from b
+    ///             s
+    ///             |
+    ///             c
+    func testADepartureRightBeforeAnEndOfRoadStaysADeparture() throws {
+        let nodes = [node(1, -300, 0), node(2, 0, 0), node(3, 300, 0), node(4, 0, -300), node(5, 300, 300),
+                     node(6, 600, 0), node(9, 0, -0.5)]
+        let ways = [HandMadeMap.way(20, [1, 2, 3, 6], "Main"), HandMadeMap.way(21, [4, 2], "Side"),
+                    HandMadeMap.way(22, [3, 5], "North")]
+        let (s, at) = try map.service(nodes, ways)
+        XCTAssertEqual(try HandMadeMap.steps(s, at, 9, 5), ["depart Main", "turn left North", "arrive North"])
+    }
 }
