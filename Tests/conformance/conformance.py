@@ -795,11 +795,14 @@ class Ctx:
     pass
 
 
-def tool_fingerprint(bindir, profile):
-    # The tools that make a map's graph; route-query only reads it, so a guidance change
-    # re-runs the queries on the cached graphs.
+MAP_TOOLS = ("tilepack-build", "tilepack-unpack", "route-graph")
+
+
+def tool_fingerprint(bindir, profile, tools=MAP_TOOLS):
+    # By default the tools that make a map's graph: route-query only reads it, so a guidance
+    # change re-runs the queries on the cached graphs.
     h = hashlib.sha256()
-    for name in ("tilepack-build", "tilepack-unpack", "route-graph"):
+    for name in tools:
         p = os.path.join(bindir, name)
         st = os.stat(p)
         h.update(("%s:%d:%d;" % (name, st.st_size, st.st_mtime_ns)).encode())
@@ -1001,6 +1004,8 @@ def main(argv=None):
     t_start = time.monotonic()
     profile = os.path.abspath(args.profile) if args.profile else None
     fp = tool_fingerprint(args.bin, profile)
+    # Every tool the run uses, to tell whether any was rebuilt during it.
+    all_tools_fp = tool_fingerprint(args.bin, profile, MAP_TOOLS + ("route-query",))
     cache_root = os.path.join(args.out, "cache")
     os.makedirs(cache_root, exist_ok=True)
     for d in os.listdir(cache_root):
@@ -1048,7 +1053,7 @@ def main(argv=None):
     seconds = round(time.monotonic() - t_start, 1)
 
     try:
-        changed = tool_fingerprint(args.bin, profile) != fp
+        changed = tool_fingerprint(args.bin, profile, MAP_TOOLS + ("route-query",)) != all_tools_fp
     except OSError:
         changed = True
     if changed:
