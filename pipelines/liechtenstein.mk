@@ -67,18 +67,18 @@ include $(dir $(lastword $(MAKEFILE_LIST)))publish.mk
 .PHONY: all check maps-check store-check publish-check
 all: $(TILES) $(STITCHED) $(GRAPH) $(STITCHED_GRAPH) $(QUERIES) $(STYLEPACK) $(MAPS) $(STORE_LIST) $(STORE_TILE) $(PUBLISH) $(PREVIEW) $(EXPORT_PMTILES) $(SERVE_CHECK)
 
-$(PACK): $(PBF) profiles/car.json $(BIN)/tilepack-build
+$(PACK): $(PBF) $(BIN)/tilepack-build
 	@mkdir -p $(OUT)
 	$(BIN)/tilepack-build routing --input $(PBF) --output $@ > $(OUT)/$(NAME).routing.json
 
 $(TILES): $(PACK) $(BIN)/tilepack-unpack
 	$(BIN)/tilepack-unpack $(PACK) --output $(OUT)/routing/$(NAME) > $(OUT)/$(NAME).unpack.json
 
-$(WEST_PACK): $(PBF) profiles/car.json $(BIN)/tilepack-build
+$(WEST_PACK): $(PBF) $(BIN)/tilepack-build
 	@mkdir -p $(OUT)
 	$(BIN)/tilepack-build routing --input $(PBF) --bbox $(WEST) --output $@ > $(OUT)/$(NAME)-west.routing.json
 
-$(EAST_PACK): $(PBF) profiles/car.json $(BIN)/tilepack-build
+$(EAST_PACK): $(PBF) $(BIN)/tilepack-build
 	@mkdir -p $(OUT)
 	$(BIN)/tilepack-build routing --input $(PBF) --bbox $(EAST) --output $@ > $(OUT)/$(NAME)-east.routing.json
 
@@ -87,10 +87,10 @@ $(STITCHED): $(WEST_PACK) $(EAST_PACK) $(BIN)/tilepack-unpack
 	$(BIN)/tilepack-unpack $(WEST_PACK) --output $(OUT)/routing/$(NAME)-stitched > /dev/null
 	$(BIN)/tilepack-unpack $(EAST_PACK) --output $(OUT)/routing/$(NAME)-stitched > /dev/null
 
-$(GRAPH): $(TILES) $(BIN)/route-graph
+$(GRAPH): $(TILES) profiles/car.json $(BIN)/route-graph
 	$(BIN)/route-graph $(OUT)/routing/$(NAME) --output $@ > $(OUT)/$(NAME).graph.json
 
-$(STITCHED_GRAPH): $(STITCHED) $(BIN)/route-graph
+$(STITCHED_GRAPH): $(STITCHED) profiles/car.json $(BIN)/route-graph
 	$(BIN)/route-graph $(OUT)/routing/$(NAME)-stitched --output $@ > $(OUT)/$(NAME)-stitched.graph.json
 
 $(ROUTE): $(GRAPH) $(BIN)/route-query
@@ -140,7 +140,7 @@ $(PREDICT): $(ROUTE) $(PMTILES) $(BIN)/tilepack-build
 	@mkdir -p $(OUT)
 	$(BIN)/tilepack-build predict --route $(ROUTE) --source $(PMTILES) --output $(OUT)/predict --quiet > $(OUT)/predict.json
 
-$(PREDICT_ROUTING): $(PREDICT) $(PBF) profiles/car.json $(BIN)/tilepack-build
+$(PREDICT_ROUTING): $(PREDICT) $(PBF) $(BIN)/tilepack-build
 	$(BIN)/tilepack-build routing --input $(PBF) --region $(OUT)/predict/routing-region.geojson --output $@ > $(OUT)/$(NAME)-predict.routing.json
 
 # The packs do not depend on the container: MBTiles and PMTiles give the same bytes; a rebuild

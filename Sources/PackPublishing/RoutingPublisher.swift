@@ -9,17 +9,18 @@ import TileMath
 /// `tilepack-build publish routing`: every routing tile of an extract as an object (its raw
 /// bytes, exactly the `<id>.tile` file `tilepack-unpack` writes) under the extract's data version.
 /// Tiles carry no data version, so a tile whose roads did not change is the same object in
-/// every version.
+/// every version. Tiles serve every mode (`RoutingTagSchema`): the index is published under
+/// the profile name `all`.
 public enum RoutingPublisher {
-    public static func publish(input: String, profile: CarProfile, grid: RoutingGrid, repository: String, threads: Int,
+    public static func publish(input: String, grid: RoutingGrid, repository: String, threads: Int,
                                onWait: () -> Void = {}, progress: ProgressFactory) throws -> PublishSummary {
         let started = MonotonicClock.nanoseconds()
-        let profileName = try checkedName(profile.name, "the profile name")
+        let profileName = RoutingTagSchema.name
         let reader = try PBFReader(path: input, threads: threads)
         let sink = progress("publish routing", reader.fileSize, 0, "tiles")
         let result: RoutingTileBuild.Result
         do {
-            result = try RoutingTileBuild(profile: profile, grid: grid).run(reader, selected: nil) { sink.update(bytesDone: $0, itemsDone: 0) }
+            result = try RoutingTileBuild(grid: grid).run(reader, selected: nil) { sink.update(bytesDone: $0, itemsDone: 0) }
         } catch let e as RoutingTileBuild.BuildError {
             sink.cancel()
             throw InputError(file: input, e.description)
@@ -29,7 +30,7 @@ public enum RoutingPublisher {
         }
         guard !result.tiles.isEmpty else {
             sink.cancel()
-            throw InputError(file: input, "no drivable road in the extract: nothing to publish")
+            throw InputError(file: input, "no routable way in the extract: nothing to publish")
         }
         let dataVersion = try checkedName(result.dataVersion, "the data version", file: input)
 
@@ -51,7 +52,7 @@ public enum RoutingPublisher {
             throw error
         }
         FaultPoint.reached("publish-objects-written")
-        let index = RoutingVersionIndex(profile: profileName, profileHash: profile.hash, dataVersion: dataVersion,
+        let index = RoutingVersionIndex(profile: profileName, profileHash: RoutingTagSchema.hash, dataVersion: dataVersion,
                                         gridDegrees: grid.degrees, bbox: [bbox.minLon, bbox.minLat, bbox.maxLon, bbox.maxLat],
                                         entries: entries)
         let outcome = try writer.commit(index)

@@ -50,15 +50,15 @@ public struct GraphBuild {
         }
 
         let tileSet = try TileSet.load(directories, threads: threads)
-        guard tileSet.profileHash == profile.hash else {
-            throw InputError(file: directories[0], "tiles were built with profile hash \(tileSet.profileHash), "
-                             + "the profile given has \(profile.hash); pass the profile they were built with (--profile)")
+        guard tileSet.profileHash == RoutingTagSchema.hash else {
+            throw InputError(file: directories[0], "tiles keep the tags of schema \(tileSet.profileHash), "
+                             + "this route-graph reads schema \(RoutingTagSchema.hash): build the routing pack again with this version's tilepack-build")
         }
         summary.tiles = tileSet.tiles.count
         summary.dataVersion = tileSet.dataVersion
         stage("load")
 
-        var road = RoadGraph(tiles: tileSet.tiles)
+        var road = RoadGraph(tiles: tileSet.tiles, profile: profile)
         if let e = (0..<road.edgeCount).first(where: { !road.shapeRunsBetweenItsNodes($0) }) {
             let from = road.nodeOsmId[Int(road.edgeFrom[e])], to = road.nodeOsmId[Int(road.edgeTo[e])]
             throw InputError(file: directories[0], "the routing tiles' edge from OSM node \(from) to \(to) has a shape that does not start and end at those nodes")
@@ -74,7 +74,7 @@ public struct GraphBuild {
         stage("compress")
 
         let eb = EdgeBasedGraph(g, profile: profile)
-        guard eb.nodeCount > 0 else { throw InputError(file: directories[0], "no drivable edge in the routing tiles") }
+        guard eb.nodeCount > 0 else { throw InputError(file: directories[0], "no road of profile \(profile.name) in the routing tiles") }
         summary.edgeBasedNodes = eb.nodeCount
         summary.edgeBasedEdges = eb.arcs.tails.count
         summary.restrictedTurns = eb.restrictedTurns
@@ -132,7 +132,7 @@ public struct GraphBuild {
 
         summary.coreRanks = CHCoreTable.size(ofLength: core.count / CHCoreTable.entryBytes)
 
-        var w = GraphFileWriter(dataVersion: tileSet.dataVersion, profileName: tileSet.profileName, profileHash: tileSet.profileHash)
+        var w = GraphFileWriter(dataVersion: tileSet.dataVersion, profileName: profile.name, profileHash: profile.hash)
         w.set(.nodeCount, g.nodeCount)
         w.set(.edgeCount, g.edgeCount)
         let shapes = g.innerShapes()

@@ -1,3 +1,5 @@
+import OffgridCore
+import RoutingProfile
 import RoutingTiles
 
 /// The node-based road graph stitched from routing tiles: intersections and the road pieces
@@ -30,7 +32,7 @@ public struct RoadGraph {
     public var edgeBearingEnd: [UInt16] = []      // degrees × 10, arriving at `to`
 
     public var strings: [String] = [""]
-    public var restrictions: [RoutingTile.Restriction] = []
+    public var restrictions: [RoadRestriction] = []
 
     /// Tile edges whose far node is in no loaded tile.
     public var droppedEdges = 0
@@ -38,23 +40,42 @@ public struct RoadGraph {
     public var nodeCount: Int { nodeOsmId.count }
     public var edgeCount: Int { edgeFrom.count }
 
-    /// Stitches tiles by OSM node id.
-    public init(tiles: [RoutingTile]) {
+    /// Stitches tiles by OSM node id into the graph of the roads `profile` may use (the tiles
+    /// hold every mode's roads and their tags; nodes no such road reaches are left out).
+    public init(tiles: [RoutingTile], profile: CarProfile = .embeddedDefault) {
+        let verdicts = Parallel.map(count: tiles.count) { TileVerdicts(tiles[$0], profile: profile) }
         var order: [(Int64, Int, Int)] = []  // (osm id, tile, node)
         for (t, tile) in tiles.enumerated() {
             for (n, node) in tile.nodes.enumerated() { order.append((node.osmId, t, n)) }
         }
         order.sort { $0.0 < $1.0 }
-        var globalIndex: [[UInt32]] = tiles.map { [UInt32](repeating: 0, count: $0.nodes.count) }
-        reserveCapacity(nodes: order.count, edges: tiles.reduce(0) { $0 + $1.edges.count },
-                        shapePoints: tiles.reduce(0) { $0 + $1.shapeLatE7.count })
-        for (i, (id, t, n)) in order.enumerated() {
+        let ids = order.map(\.0)
+        var place: [[Int]] = tiles.map { [Int](repeating: 0, count: $0.nodes.count) }
+        for (i, (_, t, n)) in order.enumerated() { place[t][n] = i }
+        // Which nodes an edge of the profile's roads ends at.
+        var used = [Bool](repeating: false, count: order.count)
+        var edgeCount = 0, shapePoints = 0
+        ids.withUnsafeBufferPointer { ids in
+            for (t, tile) in tiles.enumerated() {
+                for e in tile.edges where verdicts[t].ways[Int(e.tags)] != nil {
+                    let to = lowerBound(ids, e.toNodeOsmId)
+                    guard to < ids.count, ids[to] == e.toNodeOsmId else { continue }
+                    used[place[t][Int(e.fromNode)]] = true
+                    used[to] = true
+                    edgeCount += 1
+                    shapePoints += Int(e.shapeCount)
+                }
+            }
+        }
+        var globalIndex: [[UInt32]] = tiles.map { [UInt32](repeating: UInt32.max, count: $0.nodes.count) }
+        reserveCapacity(nodes: used.lazy.filter { $0 }.count, edges: edgeCount, shapePoints: shapePoints)
+        for (i, (id, t, n)) in order.enumerated() where used[i] {
             let node = tiles[t].nodes[n]
+            globalIndex[t][n] = UInt32(nodeOsmId.count)
             nodeOsmId.append(id)
             nodeLatE7.append(node.latE7)
             nodeLonE7.append(node.lonE7)
-            nodeControl.append(node.control)
-            globalIndex[t][n] = UInt32(i)
+            nodeControl.append(verdicts[t].nodeControl[n])
         }
         var stringIndex: [String: UInt32] = ["": 0]
         func intern(_ s: String) -> UInt32 {
@@ -64,18 +85,14 @@ public struct RoadGraph {
             stringIndex[s] = i
             return i
         }
+        var duration: [(edge: Int, deciseconds: UInt32)] = []
         nodeOsmId.withUnsafeBufferPointer { ids in
             for (t, tile) in tiles.enumerated() {
-                // Each of the tile's strings is interned when an edge first names it (the order
-                // of the string table), then looked up by its index in the tile.
-                var global = [UInt32](repeating: UInt32.max, count: tile.strings.count)
-                func globalString(_ i: Int) -> UInt32 {
-                    if global[i] == UInt32.max { global[i] = intern(tile.strings[i]) }
-                    return global[i]
-                }
                 for e in tile.edges {
+                    guard let v = verdicts[t].ways[Int(e.tags)] else { continue }
                     let to = lowerBound(ids, e.toNodeOsmId)
                     guard to < ids.count, ids[to] == e.toNodeOsmId else { droppedEdges += 1; continue }
+                    if v.durationDeciseconds > 0 { duration.append((edgeFrom.count, v.durationDeciseconds)) }
                     edgeFrom.append(globalIndex[t][Int(e.fromNode)])
                     edgeTo.append(UInt32(to))
                     let s = Int(e.shapeStart), c = Int(e.shapeCount)
@@ -83,19 +100,38 @@ public struct RoadGraph {
                     shapeLonE7.append(contentsOf: tile.shapeLonE7[s..<s + c])
                     shapeFirst.append(UInt32(shapeLatE7.count))
                     edgeLengthCm.append(e.lengthCm)
-                    edgeSpeedForward.append(e.speedForwardDeciKmh)
-                    edgeSpeedBackward.append(e.speedBackwardDeciKmh)
-                    edgeFlags.append(e.flags)
-                    edgeRoadClass.append(e.roadClass)
-                    edgeName.append(globalString(Int(e.name)))
-                    edgeRef.append(globalString(Int(e.ref)))
+                    edgeSpeedForward.append(v.speedForwardDeciKmh)
+                    edgeSpeedBackward.append(v.speedBackwardDeciKmh)
+                    edgeFlags.append(v.flags)
+                    edgeRoadClass.append(v.roadClass)
+                    edgeName.append(intern(v.name))
+                    edgeRef.append(intern(v.ref))
                     edgeWayAtStart.append(e.wayId)
                     edgeWayAtEnd.append(e.wayId)
                     edgeBearingStart.append(e.bearingStartDeci)
                     edgeBearingEnd.append(e.bearingEndDeci)
                 }
-                restrictions.append(contentsOf: tile.restrictions)
+                restrictions.append(contentsOf: verdicts[t].restrictions)
             }
+        }
+        // A restriction applies only where the profile may use every way it names (as OSRM: one
+        // naming a footway is no car restriction).
+        let ways = Set(edgeWayAtStart)
+        restrictions.removeAll { !ways.contains($0.fromWayId) || !ways.contains($0.toWayId) || !$0.viaWayIds.allSatisfy(ways.contains) }
+        applyDurations(duration)
+    }
+
+    /// A ferry's `duration` becomes the speed that crosses its whole way (every edge of it in
+    /// the tiles) in that time, in the directions it may be taken.
+    private mutating func applyDurations(_ duration: [(edge: Int, deciseconds: UInt32)]) {
+        var wayCm: [Int64: UInt64] = [:]
+        for d in duration { wayCm[edgeWayAtStart[d.edge], default: 0] += UInt64(edgeLengthCm[d.edge]) }
+        for d in duration {
+            let metres = Double(wayCm[edgeWayAtStart[d.edge]] ?? 0) / 100
+            // km/h × 10 = m / s × 36; at least 0.1 km/h so that the direction stays drivable.
+            let deciKmh = UInt16(max(1, min(Double(UInt16.max), (metres / (Double(d.deciseconds) / 10) * 36).rounded())))
+            if edgeSpeedForward[d.edge] > 0 { edgeSpeedForward[d.edge] = deciKmh }
+            if edgeSpeedBackward[d.edge] > 0 { edgeSpeedBackward[d.edge] = deciKmh }
         }
     }
 

@@ -64,8 +64,8 @@ public struct TileSet {
             let tile: RoutingTile
             do { tile = try RoutingTileCodec.decode(bytes) } catch { throw InputError(file: path, "corrupt routing tile: \(error)") }
             // The data version is the manifest's (checked across directories above): tiles do not carry it.
-            guard tile.tileId == id, tile.profileHash == profileHash, tile.gridDegrees == gridDegrees else {
-                throw InputError(file: path, "tile header (id \(tile.tileId), profile \(tile.profileHash), grid \(tile.gridDegrees)°) "
+            guard tile.tileId == id, tile.schemaHash == profileHash, tile.gridDegrees == gridDegrees else {
+                throw InputError(file: path, "tile header (id \(tile.tileId), tag schema \(tile.schemaHash), grid \(tile.gridDegrees)°) "
                                  + "does not match its manifest")
             }
             return (tile, bytes.count)

@@ -1,4 +1,4 @@
-/// The drivable road network of a PBF file, as flat arrays (no object per way or node):
+/// The routable ways of a PBF file (every mode's, `RoutingTagSchema`), as flat arrays (no object per way or node):
 /// what pass 1 (ways, relations) and pass 2 (node coordinates) of `RoadNetworkReader` collect.
 public struct RoadNetwork {
     // Ways, in file order.
@@ -6,17 +6,22 @@ public struct RoadNetwork {
     /// Way `i`'s nodes are `wayNodes[wayNodeStart[i] ..< wayNodeStart[i + 1]]`, indexes into `nodeIds`.
     public var wayNodeStart: [Int] = [0]
     public var wayNodes: [Int32] = []
-    public var wayAttributes: [WayRecord] = []
+    /// Each way's tag set.
+    public var wayTags: [UInt32] = []
 
     // Nodes referenced by those ways, sorted by id.
     public var nodeIds: [Int64] = []
     public var nodeLatE7: [Int32] = []
     public var nodeLonE7: [Int32] = []
-    /// `NodeControlFlags` bits.
-    public var nodeControl: [UInt8] = []
+    /// Each node's tag set (0 for none; kept only where `RoutingTagSchema.endsEdges`).
+    public var nodeTags: [UInt32] = []
 
-    /// Names and refs of ways; entry 0 is "".
+    /// Tag keys and values; entry 0 is "".
     public var strings: [String] = [""]
+    /// Tag sets as `RoutingTile` holds them (pairs sorted by key text); set 0 is empty.
+    public var tagSetFirst: [UInt32] = [0, 0]
+    public var tagKeys: [UInt32] = []
+    public var tagValues: [UInt32] = []
 
     public var restrictions: [RestrictionRecord] = []
     /// Restriction relations that could not be kept (missing or contradictory members), for the summary.
@@ -35,21 +40,6 @@ public struct RoadNetwork {
     public func hasCoordinate(_ node: Int32) -> Bool { nodeLatE7[Int(node)] != Self.missingCoordinate }
 }
 
-/// What the profile made of a drivable way.
-public struct WayRecord {
-    public var roadClass: UInt8
-    public var speedForwardDeciKmh: UInt16
-    public var speedBackwardDeciKmh: UInt16
-    /// `EdgeFlags` bits.
-    public var flags: UInt8
-    /// Indexes into `RoadNetwork.strings`.
-    public var name: Int32
-    public var ref: Int32
-    /// Deciseconds to cross the whole way (`duration=*` of a ferry), 0 when not given: the tile
-    /// builder turns it into a speed once the way's length is known.
-    public var durationDeciseconds: UInt32 = 0
-}
-
 /// A turn restriction in OSM terms: from way, via node or via ways (in order), to way. A relation
 /// with several `from` ways (`no_entry`) or `to` ways (`no_exit`) gives one record per way.
 public struct RestrictionRecord: Equatable {
@@ -58,16 +48,17 @@ public struct RestrictionRecord: Equatable {
     /// The via node; 0 when the restriction goes through via ways.
     public var viaNodeId: Int64
     public var toWayId: Int64
-    public var code: UInt8
     /// The via ways in driving order, empty for a via-node restriction.
     public var viaWayIds: [Int64] = []
-    /// The condition of a `restriction:conditional` relation, "" when it always applies.
-    public var condition: String = ""
+    /// The relation's tag set.
+    public var tags: UInt32
+    /// `RestrictionMembers` bits.
+    public var members: UInt8
 
-    public init(relationId: Int64, fromWayId: Int64, viaNodeId: Int64, toWayId: Int64, code: UInt8,
-                viaWayIds: [Int64] = [], condition: String = "") {
+    public init(relationId: Int64, fromWayId: Int64, viaNodeId: Int64, toWayId: Int64, viaWayIds: [Int64] = [],
+                tags: UInt32, members: UInt8 = 0) {
         self.relationId = relationId; self.fromWayId = fromWayId; self.viaNodeId = viaNodeId; self.toWayId = toWayId
-        self.code = code; self.viaWayIds = viaWayIds; self.condition = condition
+        self.viaWayIds = viaWayIds; self.tags = tags; self.members = members
     }
 }
 

@@ -3,14 +3,12 @@ import OSMPBF
 import RoutingProfile
 import TileMath
 
-/// PBF → routing tiles for a set of grid cells: the stages of `tilepack-build routing`
+/// PBF → routing tiles (every mode's roads and their tags) for a set of grid cells: the stages of `tilepack-build routing`
 /// without the argument parsing and the pack writing.
 public struct RoutingTileBuild {
-    public let profile: CarProfile
     public let grid: RoutingGrid
 
-    public init(profile: CarProfile, grid: RoutingGrid) {
-        self.profile = profile
+    public init(grid: RoutingGrid) {
         self.grid = grid
     }
 
@@ -22,21 +20,22 @@ public struct RoutingTileBuild {
         public var edges = 0
         public var restrictions = 0
         public var restrictionsSkipped = 0
-        public var drivableWays = 0
-        /// OSM nodes the drivable ways use (shape points included), the size measure of a road network.
+        /// Ways any mode may use (`RoutingTagSchema`).
+        public var routableWays = 0
+        /// OSM nodes the routable ways use (shape points included), the size measure of a road network.
         public var osmNodes = 0
     }
 
     /// Reads `reader`'s file and returns the tiles among `selected` (nil: every tile with data).
     public func run(_ reader: PBFReader, selected: Set<UInt32>?, progress: ((Int64) -> Void)? = nil) throws -> Result {
-        let network = try RoadNetworkReader(profile: profile).read(reader, progress: progress)
+        let network = try RoadNetworkReader().read(reader, progress: progress)
         guard let version = DataVersion.make(header: reader.header, newestTimestamp: network.newestTimestamp) else {
             throw BuildError.noDataVersion
         }
-        let cutter = TileCutter(grid: grid, profileHash: profile.hash)
+        let cutter = TileCutter(grid: grid)
         let tiles = cutter.cut(network, selected: selected)
         var result = Result(dataVersion: version, tiles: [])
-        result.drivableWays = network.wayCount
+        result.routableWays = network.wayCount
         result.osmNodes = network.nodeIds.count
         result.restrictionsSkipped = network.restrictionsSkipped
         let encoded = Parallel.map(count: tiles.count) { RoutingTileCodec.encode(tiles[$0]) }

@@ -8,47 +8,64 @@ import OffgridCore
 /// Version 2 dropped the data version from the tile (it lives in the pack header and the
 /// manifest), so unchanged roads give identical tile bytes in every data version. Version 3
 /// made restriction records variable-length: via ways (in order), their junction nodes, and the
-/// condition of a conditional restriction.
+/// condition of a conditional restriction. Version 4 keeps OSM tags (tag sets) instead of one
+/// profile's speeds, flags, classes and restriction codes: one tile for every mode.
 public enum RoutingTileCodec {
     public static let magic: [UInt8] = Array("OGRTILE\0".utf8)
-    public static let version: UInt32 = 3
-    /// The fewest bytes a restriction record takes (a via node, no condition).
+    public static let version: UInt32 = 4
+    /// The fewest bytes a restriction record takes (a via node).
     static let minimumRestrictionBytes = 30
+    /// The fewest bytes a node and an edge take (every varint one byte).
+    static let minimumNodeBytes = 4, minimumEdgeBytes = 10
     static let checksumOffset = 12
 
     public static func encode(_ t: RoutingTile) -> [UInt8] {
-        var w = ByteWriter(capacity: 64 + t.nodes.count * 17 + t.edges.count * 56 + t.shapeLatE7.count * 8)
+        var w = ByteWriter(capacity: 64 + t.nodes.count * 12 + t.edges.count * 16 + t.shapeLatE7.count * 3
+                           + t.tagKeys.count * 3 + t.tagSetCount)
         w.append(contentsOf: magic)
         w.u32(version)
         w.u32(0) // checksum, patched below
         w.u32(t.tileId)
         w.f64(t.gridDegrees)
-        w.string(t.profileHash)
+        w.string(t.schemaHash)
         w.u32(UInt32(t.nodes.count))
         w.u32(UInt32(t.edges.count))
-        w.u32(UInt32(t.shapeLatE7.count))
+        w.u32(UInt32(t.edges.reduce(0) { $0 + Int($1.shapeCount) }))
         w.u32(UInt32(t.strings.count))
+        w.u32(UInt32(t.tagSetCount))
         w.u32(UInt32(t.restrictions.count))
+        // Numbers as varints, most of them steps from the one before (ids sorted, points metres
+        // apart, a way's edges together): a third of fixed-width bytes, and they compress better.
+        var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
         for n in t.nodes {
-            w.i64(n.osmId); w.i32(n.latE7); w.i32(n.lonE7); w.u8(n.control)
+            w.svarint(n.osmId &- id); w.svarint(Int64(n.latE7) - lat); w.svarint(Int64(n.lonE7) - lon); w.varint(UInt64(n.tags))
+            (id, lat, lon) = (n.osmId, Int64(n.latE7), Int64(n.lonE7))
         }
+        var from: UInt32 = 0, way: Int64 = 0
         for e in t.edges {
-            w.u32(e.fromNode); w.i64(e.toNodeOsmId); w.i64(e.wayId)
-            w.u32(e.shapeStart); w.u32(e.shapeCount); w.u32(e.lengthCm)
-            w.u16(e.speedForwardDeciKmh); w.u16(e.speedBackwardDeciKmh)
-            w.u8(e.flags); w.u8(e.roadClass)
-            w.u32(e.name); w.u32(e.ref)
+            w.varint(UInt64(e.fromNode &- from)); w.svarint(e.toNodeOsmId &- t.nodes[Int(e.fromNode)].osmId)
+            w.svarint(e.wayId &- way); w.varint(UInt64(e.shapeCount)); w.varint(UInt64(e.lengthCm)); w.varint(UInt64(e.tags))
             w.u16(e.bearingStartDeci); w.u16(e.bearingEndDeci)
+            (from, way) = (e.fromNode, e.wayId)
         }
-        for i in 0..<t.shapeLatE7.count {
-            w.i32(t.shapeLatE7[i]); w.i32(t.shapeLonE7[i])
+        // Each edge's shape run in edge order (so a reader knows where each starts).
+        (lat, lon) = (0, 0)
+        for e in t.edges {
+            for i in Int(e.shapeStart)..<Int(e.shapeStart + e.shapeCount) {
+                w.svarint(Int64(t.shapeLatE7[i]) - lat); w.svarint(Int64(t.shapeLonE7[i]) - lon)
+                (lat, lon) = (Int64(t.shapeLatE7[i]), Int64(t.shapeLonE7[i]))
+            }
         }
         for s in t.strings { w.string(s) }
+        for i in 0..<t.tagSetCount {
+            let r = Int(t.tagSetFirst[i])..<Int(t.tagSetFirst[i + 1])
+            w.varint(UInt64(r.count))
+            for k in r { w.varint(UInt64(t.tagKeys[k])); w.varint(UInt64(t.tagValues[k])) }
+        }
         for r in t.restrictions {
-            w.i64(r.fromWayId); w.i64(r.toWayId); w.u8(r.code); w.u8(UInt8(r.viaWayIds.count))
+            w.i64(r.fromWayId); w.i64(r.toWayId); w.u32(r.tags); w.u8(r.members); w.u8(UInt8(r.viaWayIds.count))
             for n in r.nodeOsmIds { w.i64(n) }
             for v in r.viaWayIds { w.i64(v) }
-            w.string(r.condition)
         }
         w.patchU32(at: checksumOffset, CRC32.checksum(w.bytes[(checksumOffset + 4)...]))
         return w.bytes
@@ -67,52 +84,88 @@ public enum RoutingTileCodec {
         guard CRC32.checksum(bytes[(checksumOffset + 4)...]) == stored else {
             throw BinaryFormatError(offset: checksumOffset, "routing tile checksum mismatch")
         }
-        var t = RoutingTile(tileId: try r.u32(), gridDegrees: try r.f64(), profileHash: try r.string())
+        var t = RoutingTile(tileId: try r.u32(), gridDegrees: try r.f64(), schemaHash: try r.string())
         let nodeCount = Int(try r.u32()), edgeCount = Int(try r.u32()), shapeCount = Int(try r.u32())
-        let stringCount = Int(try r.u32()), restrictionCount = Int(try r.u32())
+        let stringCount = Int(try r.u32()), tagSetCount = Int(try r.u32()), restrictionCount = Int(try r.u32())
         // Counts are checked against the bytes left before allocating anything.
-        let need = nodeCount * 17 + edgeCount * 50 + shapeCount * 8 + stringCount * 4 + restrictionCount * minimumRestrictionBytes
+        let need = nodeCount * minimumNodeBytes + edgeCount * minimumEdgeBytes + shapeCount * 2 + stringCount * 4 + tagSetCount
+            + restrictionCount * minimumRestrictionBytes
         guard need <= r.remaining else {
             throw BinaryFormatError(offset: r.offset, "routing tile counts need \(need) bytes, \(r.remaining) left")
         }
         t.nodes.reserveCapacity(nodeCount)
-        for _ in 0..<nodeCount {
-            t.nodes.append(.init(osmId: try r.i64(), latE7: try r.i32(), lonE7: try r.i32(), control: try r.u8()))
+        var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
+        for i in 0..<nodeCount {
+            id &+= try r.svarint(); lat &+= try r.svarint(); lon &+= try r.svarint()
+            let tags = try r.varint()
+            guard let la = Int32(exactly: lat), let lo = Int32(exactly: lon), let tg = UInt32(exactly: tags) else {
+                throw BinaryFormatError(offset: r.offset, "routing tile node \(i) out of range")
+            }
+            t.nodes.append(.init(osmId: id, latE7: la, lonE7: lo, tags: tg))
         }
         t.edges.reserveCapacity(edgeCount)
-        for _ in 0..<edgeCount {
-            let e = RoutingTile.Edge(
-                fromNode: try r.u32(), toNodeOsmId: try r.i64(), wayId: try r.i64(),
-                shapeStart: try r.u32(), shapeCount: try r.u32(), lengthCm: try r.u32(),
-                speedForwardDeciKmh: try r.u16(), speedBackwardDeciKmh: try r.u16(),
-                flags: try r.u8(), roadClass: try r.u8(), name: try r.u32(), ref: try r.u32(),
-                bearingStartDeci: try r.u16(), bearingEndDeci: try r.u16())
-            guard Int(e.fromNode) < nodeCount, Int(e.shapeStart) + Int(e.shapeCount) <= shapeCount, e.shapeCount >= 2,
-                  Int(e.name) < stringCount, Int(e.ref) < stringCount else {
-                throw BinaryFormatError(offset: r.offset, "routing tile edge \(t.edges.count) refers outside the tile")
+        var from: UInt64 = 0, way: Int64 = 0, shapeStart = 0
+        for i in 0..<edgeCount {
+            from &+= try r.varint()
+            guard from < UInt64(nodeCount) else {
+                throw BinaryFormatError(offset: r.offset, "routing tile edge \(i) starts outside the tile's nodes")
             }
-            t.edges.append(e)
+            let to = t.nodes[Int(from)].osmId &+ (try r.svarint())
+            way &+= try r.svarint()
+            let count = try r.varint(), length = try r.varint(), tags = try r.varint()
+            guard count >= 2, count <= UInt64(shapeCount - shapeStart), let cm = UInt32(exactly: length), let tg = UInt32(exactly: tags) else {
+                throw BinaryFormatError(offset: r.offset, "routing tile edge \(i) refers outside the tile")
+            }
+            t.edges.append(RoutingTile.Edge(fromNode: UInt32(from), toNodeOsmId: to, wayId: way, shapeStart: UInt32(shapeStart),
+                                            shapeCount: UInt32(count), lengthCm: cm, tags: tg,
+                                            bearingStartDeci: try r.u16(), bearingEndDeci: try r.u16()))
+            shapeStart += Int(count)
+        }
+        guard shapeStart == shapeCount else {
+            throw BinaryFormatError(offset: r.offset, "routing tile edges cover \(shapeStart) shape points of \(shapeCount)")
         }
         t.shapeLatE7.reserveCapacity(shapeCount)
         t.shapeLonE7.reserveCapacity(shapeCount)
-        for _ in 0..<shapeCount {
-            t.shapeLatE7.append(try r.i32())
-            t.shapeLonE7.append(try r.i32())
+        (lat, lon) = (0, 0)
+        for i in 0..<shapeCount {
+            lat &+= try r.svarint()
+            lon &+= try r.svarint()
+            guard let la = Int32(exactly: lat), let lo = Int32(exactly: lon) else {
+                throw BinaryFormatError(offset: r.offset, "routing tile shape point \(i) out of range")
+            }
+            t.shapeLatE7.append(la)
+            t.shapeLonE7.append(lo)
         }
         t.strings = []
         t.strings.reserveCapacity(stringCount)
         for _ in 0..<stringCount { t.strings.append(try r.string()) }
+        t.tagSetFirst = [0]
+        t.tagSetFirst.reserveCapacity(tagSetCount + 1)
+        for _ in 0..<tagSetCount {
+            let pairs = Int(clamping: try r.varint())
+            guard pairs <= r.remaining / 2 else {
+                throw BinaryFormatError(offset: r.offset, "routing tile tag set \(t.tagSetCount) runs past the tile")
+            }
+            for _ in 0..<pairs {
+                let key = try r.varint(), value = try r.varint()
+                guard key < UInt64(stringCount), value < UInt64(stringCount) else {
+                    throw BinaryFormatError(offset: r.offset, "routing tile tag set \(t.tagSetCount) refers outside the strings")
+                }
+                t.tagKeys.append(UInt32(key))
+                t.tagValues.append(UInt32(value))
+            }
+            t.tagSetFirst.append(UInt32(t.tagKeys.count))
+        }
         t.restrictions.reserveCapacity(restrictionCount)
         for _ in 0..<restrictionCount {
-            let from = try r.i64(), to = try r.i64(), code = try r.u8(), viaWays = Int(try r.u8())
-            guard (viaWays * 2 + 1) * 8 + 4 <= r.remaining else {
+            let from = try r.i64(), to = try r.i64(), tags = try r.u32(), members = try r.u8(), viaWays = Int(try r.u8())
+            guard (viaWays * 2 + 1) * 8 <= r.remaining else {
                 throw BinaryFormatError(offset: r.offset, "routing tile restriction \(t.restrictions.count) runs past the tile")
             }
             var nodes: [Int64] = [], ways: [Int64] = []
             for _ in 0...viaWays { nodes.append(try r.i64()) }
             for _ in 0..<viaWays { ways.append(try r.i64()) }
-            t.restrictions.append(.init(nodeOsmIds: nodes, fromWayId: from, viaWayIds: ways, toWayId: to, code: code,
-                                        condition: try r.string()))
+            t.restrictions.append(.init(nodeOsmIds: nodes, fromWayId: from, viaWayIds: ways, toWayId: to, tags: tags, members: members))
         }
         guard r.isAtEnd else { throw BinaryFormatError(offset: r.offset, "\(r.remaining) unexpected bytes after the routing tile") }
         if let problem = t.contentProblem() { throw BinaryFormatError(offset: 0, "routing tile \(t.tileId): \(problem)") }

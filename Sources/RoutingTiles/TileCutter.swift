@@ -10,11 +10,9 @@ import TileMath
 /// whose roads inside it did not change: the data version is the pack's, not the tile's).
 public struct TileCutter {
     public let grid: RoutingGrid
-    public let profileHash: String
 
-    public init(grid: RoutingGrid, profileHash: String) {
+    public init(grid: RoutingGrid) {
         self.grid = grid
-        self.profileHash = profileHash
     }
 
     /// The ids of every tile that would hold a routing node of `net`, sorted.
@@ -49,7 +47,7 @@ public struct TileCutter {
         let ids = builders.keys.sorted()
         let assemblies = ids.map { builders[$0]! }
         return Parallel.map(count: ids.count) { i in
-            assemblies[i].finish(tileId: ids[i], net: net, grid: grid, profileHash: profileHash)
+            assemblies[i].finish(tileId: ids[i], net: net, grid: grid)
         }
     }
 
@@ -68,7 +66,7 @@ public struct TileCutter {
         func assembly(_ tile: UInt32) -> TileAssembly? { Self.assembly(tile, in: &builders, selected: selected) }
         var runLat: [Int32] = [], runLon: [Int32] = []
         for w in ways {
-            let attrs = net.attributesWithDuration(ofWay: w)
+            let tags = net.wayTags[w]
             var start: Int32 = -1
             var previous: Int32 = -1
             runLat.removeAll(keepingCapacity: true)
@@ -87,7 +85,7 @@ public struct TileCutter {
                 if start < 0 { start = node; continue }
                 if routing[Int(node)] {
                     if let b = assembly(tileOf(net, start)) {
-                        b.addEdge(net: net, way: w, attrs: attrs, from: start, to: node, lat: runLat, lon: runLon)
+                        b.addEdge(net: net, way: w, tags: tags, from: start, to: node, lat: runLat, lon: runLon)
                     }
                     // The end node must be in its own tile even if no edge starts there.
                     assembly(tileOf(net, node))?.touch(node)
@@ -133,13 +131,14 @@ public struct TileCutter {
                 if net.hasCoordinate(middle) { routing[Int(middle)] = true }
             }
         }
-        for n in 0..<uses.count where uses[n] >= 2 || net.nodeControl[n] != 0 { routing[n] = true }
+        for n in 0..<uses.count where uses[n] >= 2 || net.nodeTags[n] != 0 { routing[n] = true }
         return routing
     }
 
-    /// The restrictions the graph can apply, resolved to the nodes they turn at, sorted by
-    /// `RoutingTile.Restriction.precedes` and without repeats. Kept when every way they name is
-    /// drivable and, as OSRM requires, each way meets the next at one of its ends: the via node
+    /// The restrictions a graph can apply, resolved to the nodes they turn at, sorted by
+    /// `RoutingTile.Restriction.precedes` and without repeats (their `tags` are the network's
+    /// sets). Kept when every way they name is routable (each profile then checks its own
+    /// ways) and, as OSRM requires, each way meets the next at one of its ends: the via node
     /// is an end of the from way and of the to way (where a way runs on through the via node,
     /// which branch is meant is ambiguous: the restriction is ignored), and via ways chain end to
     /// end (a closed via way, or a chain that fits in two ways, is ignored too).
@@ -183,10 +182,10 @@ public struct TileCutter {
                     path = found[0]
                 }
                 kept.append(RoutingTile.Restriction(nodeOsmIds: path.map { ids[Int($0)] }, fromWayId: r.fromWayId,
-                                                    viaWayIds: r.viaWayIds, toWayId: r.toWayId, code: r.code, condition: r.condition))
+                                                    viaWayIds: r.viaWayIds, toWayId: r.toWayId, tags: r.tags, members: r.members))
             }
         }
-        kept.sort(by: RoutingTile.Restriction.precedes)
+        kept.sort { RoutingTile.Restriction.precedes($0, $1) || !RoutingTile.Restriction.precedes($1, $0) && $0.tags < $1.tags }
         var unique: [RoutingTile.Restriction] = []
         for r in kept where unique.last != r { unique.append(r) }
         return unique

@@ -78,15 +78,13 @@ struct PublishRouting: ParsableCommand {
 
     @Option(help: "The .osm.pbf extract.") var input: String
     @Option(help: "The repository directory (created when missing).") var repository: String
-    @Option(help: "Routing profile JSON (default: profiles/car.json).") var profile: String?
     @Option(help: "Routing grid cell size in degrees.") var grid = 0.25
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let carProfile = try CarProfile.load(path: profile)
         let routingGrid: RoutingGrid
         do { routingGrid = try RoutingGrid(degrees: grid) } catch { throw ValidationError("--grid: \(error)") }
-        try printSummary(RoutingPublisher.publish(input: input, profile: carProfile, grid: routingGrid, repository: repository,
+        try printSummary(RoutingPublisher.publish(input: input, grid: routingGrid, repository: repository,
                                                   threads: common.threadCount, onWait: waitNotice(repository, quiet: common.quiet),
                                                   progress: ProgressReporter.factory(mode: common.progressMode)))
     }

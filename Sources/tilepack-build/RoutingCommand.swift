@@ -8,14 +8,16 @@ import TileMath
 import OffgridCore
 import ToolSupport
 
-/// `tilepack-build routing`: OSM PBF → routing pack (grid tiles of the drivable network).
+/// `tilepack-build routing`: OSM PBF → routing pack (grid tiles of every mode's roads and their tags).
 struct RoutingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routing",
         abstract: "Build a routing pack from an OSM PBF extract.",
         discussion: """
         The pack holds every routing-grid tile the region touches, complete, each zlib-compressed,
-        with an index. A JSON summary goes to stdout.
+        with an index. Tiles keep the roads of every mode and the OSM tags routing profiles read,
+        not one profile's verdicts: `route-graph --profile` applies a profile. A JSON summary goes
+        to stdout.
 
         Examples:
           tilepack-build routing --input samples/liechtenstein.osm.pbf --output out/li.routing.pack
@@ -26,7 +28,6 @@ struct RoutingCommand: ParsableCommand {
     @Option(help: "The routing pack to write.") var output: String
     @Option(help: "Region as minLon,minLat,maxLon,maxLat.") var bbox: String?
     @Option(help: "Region as a GeoJSON file (Polygon or MultiPolygon, Feature or FeatureCollection).") var region: String?
-    @Option(help: "Routing profile JSON (default: profiles/car.json).") var profile: String?
     @Option(help: "Refuse regions of more grid tiles than this.") var maxTiles = 4096
     @Option(help: "Routing grid cell size in degrees.") var grid = 0.25
     @OptionGroup var common: CommonOptions
@@ -38,7 +39,6 @@ struct RoutingCommand: ParsableCommand {
 
     func run() throws {
         let started = MonotonicClock.nanoseconds()
-        let carProfile = try CarProfile.load(path: profile)
         let routingGrid: RoutingGrid
         do { routingGrid = try RoutingGrid(degrees: grid) } catch { throw ValidationError("--grid: \(error)") }
 
@@ -67,7 +67,7 @@ struct RoutingCommand: ParsableCommand {
 
         let reporter = ProgressReporter(mode: common.progressMode, label: "routing", totalBytes: reader.fileSize,
                                         totalItems: 0, itemName: "tiles")
-        let build = RoutingTileBuild(profile: carProfile, grid: routingGrid)
+        let build = RoutingTileBuild(grid: routingGrid)
         let result: RoutingTileBuild.Result
         do {
             result = try build.run(reader, selected: selected) { reporter.update(bytesDone: $0, itemsDone: 0) }
@@ -75,7 +75,7 @@ struct RoutingCommand: ParsableCommand {
             throw InputError(file: input, e.description)
         }
         guard !result.tiles.isEmpty else {
-            throw InputError(file: input, "no drivable road in the region: nothing to pack")
+            throw InputError(file: input, "no routable way in the region: nothing to pack")
         }
         if selectedRegion == nil, result.tiles.count > maxTiles {
             throw InputError(routingGrid.tooManyTilesMessage(tiles: result.tiles.map(\.id), limit: maxTiles))
@@ -84,7 +84,7 @@ struct RoutingCommand: ParsableCommand {
         let regionBBox: BBox = selectedRegion?.bbox ?? result.tiles.map { routingGrid.bbox(of: $0.id) }.reduce(routingGrid.bbox(of: result.tiles[0].id)) { $0.union($1) }
         let isPlainBBox = bbox != nil || selectedRegion == nil
         let header = RoutingPackHeader(
-            dataVersion: result.dataVersion, profileName: carProfile.name, profileHash: carProfile.hash,
+            dataVersion: result.dataVersion, profileName: RoutingTagSchema.name, profileHash: RoutingTagSchema.hash,
             gridDegrees: routingGrid.degrees,
             regionBBox: (regionBBox.minLon, regionBBox.minLat, regionBBox.maxLon, regionBBox.maxLat),
             regionGeoJSON: isPlainBBox ? "" : (selectedRegion?.geoJSON ?? ""),
@@ -96,13 +96,13 @@ struct RoutingCommand: ParsableCommand {
         let summary: JSONValue = [
             "output": .string(output),
             "dataVersion": .string(result.dataVersion),
-            "profile": ["name": .string(carProfile.name), "hash": .string(carProfile.hash)],
+            "profile": ["name": .string(RoutingTagSchema.name), "hash": .string(RoutingTagSchema.hash)],
             "grid": .double(routingGrid.degrees),
             "region": ["bbox": .array([regionBBox.minLon, regionBBox.minLat, regionBBox.maxLon, regionBBox.maxLat].map { .double($0) })],
             "tiles": .int(result.tiles.count),
             "nodes": .int(result.nodes),
             "edges": .int(result.edges),
-            "drivableWays": .int(result.drivableWays),
+            "routableWays": .int(result.routableWays),
             "osmNodes": .int(result.osmNodes),
             "restrictions": .int(result.restrictions),
             "restrictionsSkipped": .int(result.restrictionsSkipped),

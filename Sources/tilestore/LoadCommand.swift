@@ -32,7 +32,9 @@ struct LoadCommand: ParsableCommand {
     @Option(help: "The tileset version (default the newest).") var tilesetVersion: String?
     @Option(help: "Zoom range of the map packs, e.g. 0-14.") var zoom = "0-16"
     @Flag(help: "Load the routing tiles of the region too.") var routing = false
-    @Option(help: "Routing profile (with --routing).") var profile = "car"
+    // Routing tiles keep every mode's roads and tags (RoutingTagSchema.name "all"); a repository
+    // written before them names its tiles by profile ("car").
+    @Option(help: "The repository's routing tile set (with --routing): \"all\" serves every mode.") var profile = "all"
     @Option(help: "Routing data version (with --routing; default the newest).") var version: String?
     @Option(help: "Also load this style pack (its URI in the repository).") var style: String?
     @Option(help: "JSON value to set as the region's metadata (text, or @FILE).") var metadata: String?

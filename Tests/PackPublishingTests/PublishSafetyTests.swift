@@ -25,7 +25,7 @@ final class PublishSafetyTests: XCTestCase {
         let index = try RepositoryIndex.load(path: repo + "/index.json")
         XCTAssertEqual(Set(index.tileset(named: "t0")?.versions.map(\.version) ?? []), ["v0", "v2"])
         XCTAssertEqual(Set(index.tileset(named: "t1")?.versions.map(\.version) ?? []), ["v1", "v3"])
-        XCTAssertEqual(index.routing(profile: "car")?.versions.count, 1)
+        XCTAssertEqual(index.routing(profile: "all")?.versions.count, 1)
         let report = try RepositoryVerifier.verify(root: repo)
         XCTAssertEqual(report.versions, 5)
         XCTAssertEqual(report.objects, 6 + 3, "the packs are shared by every version and both containers")

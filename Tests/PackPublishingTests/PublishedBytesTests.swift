@@ -48,7 +48,7 @@ final class PublishedBytesTests: XCTestCase {
         XCTAssertEqual(try TestTools.result("tilepack-build", ["routing", "--input", Publish.pbf, "--output", pack]).status, 0)
         XCTAssertEqual(try TestTools.result("tilepack-unpack", [pack, "--output", dir]).status, 0)
         let manifest = try UnpackedRoutingDirectory.load(dir)
-        let routing = try RoutingVersionIndex.decode(FileTools.readFile(repo + "/routing/car/2024-03-04-3988.json", maxBytes: 1 << 20), source: "r")
+        let routing = try RoutingVersionIndex.decode(FileTools.readFile(repo + "/routing/all/2024-03-04-3988.json", maxBytes: 1 << 20), source: "r")
         XCTAssertEqual(routing.dataVersion, manifest.dataVersion)
         XCTAssertEqual(routing.profile, manifest.profileName)
         XCTAssertEqual(routing.profileHash, manifest.profileHash)

@@ -38,9 +38,9 @@ final class HandMadeMap {
         writer.replicationTimestamp = 1_700_000_000
         let pbf = try scratch.write(map + ".osm.pbf", writer.encode(nodes: nodes, ways: ways, relations: relations))
         let profile = CarProfile.embeddedDefault
-        let tiles = try RoutingTileBuild(profile: profile, grid: RoutingGrid.standard).run(PBFReader(path: pbf), selected: nil)
+        let tiles = try RoutingTileBuild(grid: RoutingGrid.standard).run(PBFReader(path: pbf), selected: nil)
         let pack = scratch.path(map + ".routing.pack")
-        try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: tiles.dataVersion, profileName: "car", profileHash: profile.hash,
+        try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: tiles.dataVersion, profileName: RoutingTagSchema.name, profileHash: RoutingTagSchema.hash,
                                                               gridDegrees: 0.25, regionBBox: (9, 47, 10, 48), createdBy: "test"),
                                     tiles: tiles.tiles, to: pack)
         _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: scratch.path(map + ".tiles"), progress: SilentProgress())

@@ -34,10 +34,10 @@ enum SampleGraphFixture {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             atexit { try? FileManager.default.removeItem(at: SampleGraphFixture.directory) }
             let profile = CarProfile.embeddedDefault
-            let tiles = try RoutingTileBuild(profile: profile, grid: RoutingGrid.standard).run(PBFReader(path: samplePBF), selected: nil)
+            let tiles = try RoutingTileBuild(grid: RoutingGrid.standard).run(PBFReader(path: samplePBF), selected: nil)
             let pack = directory.appendingPathComponent("li.routing.pack").path
-            try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: tiles.dataVersion, profileName: "car",
-                                                                  profileHash: profile.hash, gridDegrees: 0.25,
+            try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: tiles.dataVersion, profileName: RoutingTagSchema.name,
+                                                                  profileHash: RoutingTagSchema.hash, gridDegrees: 0.25,
                                                                   regionBBox: (9, 47, 10, 48), createdBy: "test"),
                                         tiles: tiles.tiles, to: pack)
             let tilesDir = directory.appendingPathComponent("tiles").path

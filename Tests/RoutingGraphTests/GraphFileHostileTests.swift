@@ -33,11 +33,11 @@ final class GraphFileHostileTests: XCTestCase {
         if FileManager.default.fileExists(atPath: graph) { return graph }
         let grid = RoutingGrid.standard
         let box = try BBox(parsing: "9,46.5,9.5,48")
-        let result = try RoutingTileBuild(profile: CarProfile.embeddedDefault, grid: grid)
+        let result = try RoutingTileBuild(grid: grid)
             .run(PBFReaderFactory.sample(), selected: Set(grid.tiles(intersecting: box)))
         let pack = dir.appendingPathComponent("west-only.routing.pack").path
-        try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: result.dataVersion, profileName: "car",
-                                                              profileHash: CarProfile.embeddedDefault.hash, gridDegrees: 0.25,
+        try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: result.dataVersion, profileName: RoutingTagSchema.name,
+                                                              profileHash: RoutingTagSchema.hash, gridDegrees: 0.25,
                                                               regionBBox: (box.minLon, box.minLat, box.maxLon, box.maxLat), createdBy: "test"),
                                     tiles: result.tiles, to: pack)
         let tiles = dir.appendingPathComponent("west-only").path

@@ -22,11 +22,11 @@ final class GraphFileTests: XCTestCase {
         if let b = built { return b }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("offgrid-chg-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let result = try RoutingTileBuild(profile: CarProfile.embeddedDefault, grid: RoutingGrid.standard)
+        let result = try RoutingTileBuild(grid: RoutingGrid.standard)
             .run(PBFReaderFactory.sample(), selected: nil)
         let pack = dir.appendingPathComponent("li.routing.pack").path
-        try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: result.dataVersion, profileName: "car",
-                                                              profileHash: CarProfile.embeddedDefault.hash, gridDegrees: 0.25,
+        try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: result.dataVersion, profileName: RoutingTagSchema.name,
+                                                              profileHash: RoutingTagSchema.hash, gridDegrees: 0.25,
                                                               regionBBox: (9, 47, 10, 48), createdBy: "test"),
                                     tiles: result.tiles, to: pack)
         let tilesDir = dir.appendingPathComponent("tiles").path
@@ -111,15 +111,15 @@ final class GraphFileTests: XCTestCase {
     func testRoutesCrossTheBorderBetweenTwoPacks() throws {
         let (dir, _, _) = try sampleGraph()
         let grid = RoutingGrid.standard
-        let build = RoutingTileBuild(profile: CarProfile.embeddedDefault, grid: grid)
+        let build = RoutingTileBuild(grid: grid)
         let stitched = dir.appendingPathComponent("stitched").path
         for (name, box) in [("west", "9,46.5,9.5,48"), ("east", "9.5,46.5,10,48")] {
             let selected = Set(grid.tiles(intersecting: try BBox(parsing: box)))
             let result = try build.run(PBFReaderFactory.sample(), selected: selected)
             let b = try BBox(parsing: box)
             let pack = dir.appendingPathComponent("\(name).routing.pack").path
-            try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: result.dataVersion, profileName: "car",
-                                                                  profileHash: CarProfile.embeddedDefault.hash, gridDegrees: 0.25,
+            try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: result.dataVersion, profileName: RoutingTagSchema.name,
+                                                                  profileHash: RoutingTagSchema.hash, gridDegrees: 0.25,
                                                                   regionBBox: (b.minLon, b.minLat, b.maxLon, b.maxLat), createdBy: "test"),
                                         tiles: result.tiles, to: pack)
             _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: stitched, progress: SilentProgress())
@@ -239,15 +239,15 @@ final class GraphFileTests: XCTestCase {
     /// not start at its node are refused with one line naming the edge, and nothing is written.
     func testShapesOffTheirNodesAreRefused() throws {
         let (dir, _, _) = try sampleGraph()
-        let result = try RoutingTileBuild(profile: CarProfile.embeddedDefault, grid: RoutingGrid.standard)
+        let result = try RoutingTileBuild(grid: RoutingGrid.standard)
             .run(PBFReaderFactory.sample(), selected: nil)
         var tiles = result.tiles
         var tile = try RoutingTileCodec.decode(tiles[0].raw)
         tile.shapeLatE7[Int(tile.edges[0].shapeStart)] += 10
         tiles[0].raw = RoutingTileCodec.encode(tile)
         let pack = dir.appendingPathComponent("offnode.routing.pack").path
-        try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: result.dataVersion, profileName: "car",
-                                                              profileHash: CarProfile.embeddedDefault.hash, gridDegrees: 0.25,
+        try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: result.dataVersion, profileName: RoutingTagSchema.name,
+                                                              profileHash: RoutingTagSchema.hash, gridDegrees: 0.25,
                                                               regionBBox: (9, 47, 10, 48), createdBy: "test"),
                                     tiles: tiles, to: pack)
         let tilesDir = dir.appendingPathComponent("offnode-tiles").path

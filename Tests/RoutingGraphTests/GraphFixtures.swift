@@ -11,7 +11,7 @@ let samplePBF = repositoryRoot.appendingPathComponent("samples/liechtenstein.osm
 
 /// Tiles of a PBF file built in memory with the default profile.
 func tiles(ofPBF path: String) throws -> [RoutingTile] {
-    let build = RoutingTileBuild(profile: CarProfile.embeddedDefault, grid: RoutingGrid.standard)
+    let build = RoutingTileBuild(grid: RoutingGrid.standard)
     return try build.run(PBFReader(path: path), selected: nil).tiles.map { try RoutingTileCodec.decode($0.raw) }
 }
 

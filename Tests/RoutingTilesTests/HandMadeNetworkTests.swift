@@ -19,12 +19,19 @@ final class HandMadeNetworkTests: XCTestCase {
         return try scratch.write("net.osm.pbf", writer.encode(nodes: nodes, ways: ways, relations: relations))
     }
 
-    /// Edges as "from>to way flags" strings, over all tiles.
+    /// Edges as "from>to way" strings, over all tiles.
     func edges(_ tiles: [RoutingTile]) -> [String] {
-        tiles.flatMap { t in t.edges.map { "\(t.nodes[Int($0.fromNode)].osmId)>\($0.toNodeOsmId) w\($0.wayId) f\($0.flags)" } }.sorted()
+        tiles.flatMap { t in t.edges.map { "\(t.nodes[Int($0.fromNode)].osmId)>\($0.toNodeOsmId) w\($0.wayId)" } }.sorted()
     }
 
-    // A plus-shaped junction at node 2, a signal on node 7, footway and closed road ignored.
+    /// Tag set `set` of tile `t` as "k=v;k=v" in the tile's (key) order.
+    func text(_ t: RoutingTile, _ set: UInt32) -> String {
+        (Int(t.tagSetFirst[Int(set)])..<Int(t.tagSetFirst[Int(set) + 1]))
+            .map { "\(t.strings[Int(t.tagKeys[$0])])=\(t.strings[Int(t.tagValues[$0])])" }.joined(separator: ";")
+    }
+
+    // A plus-shaped junction at node 2, a signal on node 7; the footway and the road closed to
+    // cars are kept too (tiles serve every mode), and split the main road where they meet it.
     func testWaysSplitAtJunctionsControlsAndEnds() throws {
         let nodes = [
             OSMNode(id: 1, lat: 47.10, lon: 9.50), OSMNode(id: 2, lat: 47.10, lon: 9.51), OSMNode(id: 3, lat: 47.10, lon: 9.52),
@@ -42,23 +49,25 @@ final class HandMadeNetworkTests: XCTestCase {
         XCTAssertEqual(result.dataVersion, "2023-11-14-12")
         let tiles = try decodeAll(result)
         XCTAssertEqual(tiles.count, 1)
-        // 1-2, 2-7 (3 and 6 are plain shape points), 7-8; 4-2, 2-5 forward only.
-        XCTAssertEqual(edges(tiles), ["1>2 w100 f3", "2>5 w200 f1", "2>7 w100 f3", "4>2 w200 f1", "7>8 w100 f3"])
+        // 1-2, 2-3, 3-7 (6 is a plain shape point), 7-8; 4-2, 2-5; the footway 5-9, the closed road 9-3.
+        XCTAssertEqual(edges(tiles), ["1>2 w100", "2>3 w100", "2>5 w200", "3>7 w100", "4>2 w200", "5>9 w300", "7>8 w100", "9>3 w400"])
         let t = tiles[0]
-        XCTAssertEqual(t.nodes.map(\.osmId), [1, 2, 4, 5, 7, 8])
-        XCTAssertEqual(t.nodes.first { $0.osmId == 7 }?.control, NodeControlFlags.trafficSignals)
-        let main = try XCTUnwrap(t.edges.first { t.nodes[Int($0.fromNode)].osmId == 2 && $0.wayId == 100 })
-        XCTAssertEqual(main.shapeCount, 4)  // 2, 3, 6, 7
-        XCTAssertEqual(t.strings[Int(main.name)], "Landstrasse")
-        XCTAssertEqual(t.strings[Int(main.ref)], "28")
-        XCTAssertEqual(main.speedForwardDeciKmh, 700)
+        XCTAssertEqual(t.nodes.map(\.osmId), [1, 2, 3, 4, 5, 7, 8, 9])
+        XCTAssertEqual(text(t, t.nodes.first { $0.osmId == 7 }!.tags), "highway=traffic_signals")
+        XCTAssertEqual(t.nodes.filter { $0.tags != 0 }.map(\.osmId), [7])
+        let main = try XCTUnwrap(t.edges.first { t.nodes[Int($0.fromNode)].osmId == 3 && $0.wayId == 100 })
+        XCTAssertEqual(main.shapeCount, 3)  // 3, 6, 7
+        XCTAssertEqual(text(t, main.tags), "highway=primary;name=Landstrasse;ref=28")
         XCTAssertEqual(main.bearingStartDeci, 900)  // due east
         XCTAssertEqual(main.bearingEndDeci, 900)
-        let expected = haversineMeters(GeoPoint(lon: 9.51, lat: 47.10), GeoPoint(lon: 9.54, lat: 47.10))
+        let expected = haversineMeters(GeoPoint(lon: 9.52, lat: 47.10), GeoPoint(lon: 9.54, lat: 47.10))
         XCTAssertEqual(Double(main.lengthCm) / 100, expected, accuracy: 0.05)
         let north = try XCTUnwrap(t.edges.first { t.nodes[Int($0.fromNode)].osmId == 2 && $0.wayId == 200 })
         XCTAssertEqual(north.bearingStartDeci, 0)
-        XCTAssertEqual(north.speedBackwardDeciKmh, 0)
+        XCTAssertEqual(text(t, north.tags), "highway=residential;oneway=yes")
+        XCTAssertEqual(text(t, t.edges.first { $0.wayId == 400 }!.tags), "access=no;highway=service")
+        // Every edge of one way shares its tag set.
+        XCTAssertEqual(Set(t.edges.filter { $0.wayId == 100 }.map(\.tags)).count, 1)
     }
 
     /// A way crossing 9.5°E: its edge lives in the west tile and names its east end by id;
@@ -85,7 +94,7 @@ final class HandMadeNetworkTests: XCTestCase {
                      OSMNode(id: 4, lat: 47.1, lon: 9.54), OSMNode(id: 5, lat: 47.1, lon: 9.55)]
         let ways = [OSMWay(id: 10, refs: [1, 2, 3, 4, 5], tags: [("highway", "tertiary")])]
         let tiles = try decodeAll(try buildTiles(try pbf(nodes, ways)))
-        XCTAssertEqual(edges(tiles), ["1>2 w10 f3", "4>5 w10 f3"])
+        XCTAssertEqual(edges(tiles), ["1>2 w10", "4>5 w10"])
     }
 
     /// Restrictions are kept in the via node's tile when their ways pass through it.
@@ -103,7 +112,7 @@ final class HandMadeNetworkTests: XCTestCase {
             // The via node is not on the to way: dropped.
             OSMRelation(id: 3, members: [(.way, 10, "from"), (.node, 1, "via"), (.way, 12, "to")],
                         tags: [("type", "restriction"), ("restriction", "no_right_turn")]),
-            // Not for cars.
+            // Not for cars, but kept: a bicycle profile reads it.
             OSMRelation(id: 4, members: [(.way, 11, "from"), (.node, 2, "via"), (.way, 12, "to")],
                         tags: [("type", "restriction"), ("restriction", "no_right_turn"), ("except", "bicycle;motorcar")]),
             // Via a way whose far end (3) the to way does not reach: dropped.
@@ -114,11 +123,15 @@ final class HandMadeNetworkTests: XCTestCase {
                         tags: [("type", "restriction"), ("restriction", "no_left_turn")]),
         ]
         let result = try buildTiles(try pbf(nodes, ways, relations))
-        XCTAssertEqual(result.restrictions, 2)
+        XCTAssertEqual(result.restrictions, 3)
         XCTAssertEqual(result.restrictionsSkipped, 1)
-        let r = try decodeAll(result).flatMap(\.restrictions)
-        XCTAssertEqual(r.map { "\($0.fromWayId)-\($0.viaNodeOsmId)-\($0.toWayId)" }, ["10-2-11", "10-2-12"])
-        XCTAssertEqual(r.map(\.code), [RestrictionKind.onlyStraightOn.code, RestrictionKind.noLeftTurn.code])
+        let tile = try XCTUnwrap(try decodeAll(result).first)
+        let r = tile.restrictions
+        XCTAssertEqual(r.map { "\($0.fromWayId)-\($0.viaNodeOsmId)-\($0.toWayId)" }, ["10-2-11", "10-2-12", "11-2-12"])
+        XCTAssertEqual(r.map { text(tile, $0.tags) }, ["restriction:motorcar=only_straight_on;type=restriction",
+                                                       "restriction=no_left_turn;type=restriction",
+                                                       "except=bicycle;motorcar;restriction=no_right_turn;type=restriction"])
+        XCTAssertEqual(r.map(\.members), [0, 0, 0])
     }
 
     func testNoDataVersionIsAnError() throws {

@@ -69,8 +69,7 @@ final class RoutingCommandTests: XCTestCase {
             (["--input", empty], "empty file"),
             (["--input", scratch.path("missing.osm.pbf")], "cannot open"),
             (["--input", samplePBF, "--region", badRegion], "bad.geojson"),
-            (["--input", samplePBF, "--profile", text], "notes.txt"),
-            (["--input", samplePBF, "--bbox", "20,50,21,51"], "no drivable road"),
+            (["--input", samplePBF, "--bbox", "20,50,21,51"], "no routable way"),
         ]
         for (args, expected) in cases {
             let r = try runTool("tilepack-build", ["routing"] + args + ["--output", out, "--quiet"])
@@ -87,6 +86,8 @@ final class RoutingCommandTests: XCTestCase {
         XCTAssertEqual(try runTool("tilepack-build", ["routing", "--output", "x"]).status, 2)
         XCTAssertEqual(try runTool("tilepack-build", ["routing", "--input", samplePBF, "--output", "x", "--bbox", "1,2,3"]).status, 2)
         XCTAssertEqual(try runTool("tilepack-build", ["routing", "--input", samplePBF, "--output", "x", "--bbox", "1,2,3,4", "--region", "r"]).status, 2)
+        // The profile is route-graph's business now: the option is gone, not ignored.
+        XCTAssertEqual(try runTool("tilepack-build", ["routing", "--input", samplePBF, "--output", "x", "--profile", "p.json"]).status, 2)
         let help = try runTool("tilepack-build", ["routing", "--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.stdout.contains("Example"), help.stdout)

@@ -2,6 +2,7 @@ import OffgridCore
 import Foundation
 import OSMPBF
 import RoutingPacks
+import RoutingProfile
 import RoutingTiles
 import TileMath
 import TestSupport
@@ -28,10 +29,10 @@ final class SampleTilesTests: XCTestCase {
             for e in t.edges {
                 let from = t.nodes[Int(e.fromNode)]
                 let s = Int(e.shapeStart)
-                // The shape starts at the start node; the edge allows at least one direction.
+                // The shape starts at the start node; the edge's way has tags.
                 XCTAssertEqual(t.shapeLatE7[s], from.latE7)
                 XCTAssertEqual(t.shapeLonE7[s], from.lonE7)
-                XCTAssertNotEqual(e.flags & (EdgeFlags.forward | EdgeFlags.backward), 0)
+                XCTAssertNotEqual(e.tags, 0)
                 // Length along the shape, recomputed.
                 var length = 0.0
                 for i in s..<(s + Int(e.shapeCount) - 1) {
@@ -100,7 +101,7 @@ final class SampleTilesTests: XCTestCase {
         defer { scratch.remove() }
         func header(_ box: String) throws -> RoutingPackHeader {
             let b = try BBox(parsing: box)
-            return RoutingPackHeader(dataVersion: whole.dataVersion, profileName: "car", profileHash: "abcd", gridDegrees: 0.25,
+            return RoutingPackHeader(dataVersion: whole.dataVersion, profileName: RoutingTagSchema.name, profileHash: "abcd", gridDegrees: 0.25,
                                      regionBBox: (b.minLon, b.minLat, b.maxLon, b.maxLat), createdBy: "test")
         }
         try RoutingPackWriter.write(header: header("9,46.5,9.5,48"), tiles: w.tiles, to: scratch.path("w.pack"))

@@ -11,7 +11,7 @@ let samplePBF = repositoryRoot.appendingPathComponent("samples/liechtenstein.osm
 
 /// Builds tiles from a PBF with the default car profile.
 func buildTiles(_ path: String, selected: Set<UInt32>? = nil, threads: Int = 2) throws -> RoutingTileBuild.Result {
-    let build = RoutingTileBuild(profile: CarProfile.embeddedDefault, grid: RoutingGrid.standard)
+    let build = RoutingTileBuild(grid: RoutingGrid.standard)
     return try build.run(PBFReader(path: path, threads: threads), selected: selected)
 }
 

@@ -82,8 +82,7 @@ final class TileBytesTests: XCTestCase {
                 for e in tile.edges {
                     XCTAssertLessThan(Int(e.fromNode), tile.nodes.count)
                     XCTAssertLessThanOrEqual(Int(e.shapeStart + e.shapeCount), tile.shapeLatE7.count)
-                    XCTAssertLessThan(Int(e.name), tile.strings.count)
-                    XCTAssertLessThan(Int(e.ref), tile.strings.count)
+                    XCTAssertLessThan(Int(e.tags), tile.tagSetCount)
                 }
                 decoded += 1
             } catch is BinaryFormatError {

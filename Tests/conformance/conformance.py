@@ -227,8 +227,7 @@ class Builder:
             try:
                 self.run("osmium", ["osmium", "cat", "--no-progress", "-O", "-o", pbf, osm], d)
                 out = self.run("tilepack-build", [self.tool("tilepack-build"), "routing", "--input", pbf,
-                                                  "--output", pack, "--threads", t, "--quiet", "--progress", "none"]
-                               + self.profile_args, d)
+                                                  "--output", pack, "--threads", t, "--quiet", "--progress", "none"], d)
                 try:
                     result["pack"] = json.loads(out)
                 except ValueError:
@@ -236,7 +235,7 @@ class Builder:
                 self.run("tilepack-unpack", [self.tool("tilepack-unpack"), pack, "--output", tiles,
                                              "--threads", t, "--quiet", "--progress", "none"], d)
                 out = self.run("route-graph", [self.tool("route-graph"), tiles, "--output", chg,
-                                               "--threads", t, "--quiet", "--progress", "none"], d)
+                                               "--threads", t, "--quiet", "--progress", "none"] + self.profile_args, d)
                 try:
                     g = json.loads(out)
                     result["graphSummary"] = {k: g.get(k) for k in ("nodes", "edges", "restrictions",
@@ -964,7 +963,7 @@ def main(argv=None):
     ap.add_argument("--bin", default=os.path.join(REPO, ".build", "release"), help="directory of the Offgrid tools")
     ap.add_argument("--out", default=os.path.join(REPO, "out", "conformance"), help="report and work directory")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="scenarios run in parallel")
-    ap.add_argument("--profile", help="profile JSON for tilepack-build and route-graph (default: the tools' "
+    ap.add_argument("--profile", help="profile JSON for route-graph (default: the tools' "
                     "built-in car profile, the copy of profiles/car.json they were built with)")
     ap.add_argument("--ratchet", default=os.path.join(HERE, "ratchet.json"))
     ap.add_argument("--update-ratchet", action="store_true", help="record this run's pass rates in the ratchet")
