@@ -18,6 +18,9 @@ EAST_PACK := $(OUT)/$(NAME)-east.routing.pack
 STITCHED := $(OUT)/routing/$(NAME)-stitched/manifest.json
 GRAPH := $(OUT)/$(NAME).chg
 STITCHED_GRAPH := $(OUT)/$(NAME)-stitched.chg
+# The same tiles compiled for cyclists and walkers (profiles/bicycle.json, profiles/foot.json).
+BICYCLE_GRAPH := $(OUT)/$(NAME)-bicycle.chg
+FOOT_GRAPH := $(OUT)/$(NAME)-foot.chg
 
 # Sample queries answered offline from the graph.
 VADUZ := 9.5215,47.1410
@@ -28,7 +31,9 @@ TABLE := $(OUT)/table.json
 REROUTE := $(OUT)/reroute.json
 TRACE := $(OUT)/trace-events.ndjson
 ANSWERS := $(OUT)/answers.ndjson
-QUERIES := $(ROUTE) $(VIA_ROUTE) $(TABLE) $(REROUTE) $(TRACE) $(ANSWERS)
+BICYCLE_ROUTE := $(OUT)/route-vaduz-balzers-bicycle.json
+FOOT_ROUTE := $(OUT)/route-vaduz-balzers-foot.json
+QUERIES := $(ROUTE) $(VIA_ROUTE) $(TABLE) $(REROUTE) $(TRACE) $(ANSWERS) $(BICYCLE_ROUTE) $(FOOT_ROUTE)
 STYLEPACK := $(OUT)/basic.stylepack
 # Glyph file names hold spaces, which Make cannot list: the directories stand for them.
 STYLE_FILES := samples/style/style.json $(wildcard samples/style/sprite*) samples/style/glyphs
@@ -92,6 +97,18 @@ $(GRAPH): $(TILES) profiles/car.json $(BIN)/route-graph
 
 $(STITCHED_GRAPH): $(STITCHED) profiles/car.json $(BIN)/route-graph
 	$(BIN)/route-graph $(OUT)/routing/$(NAME)-stitched --output $@ > $(OUT)/$(NAME)-stitched.graph.json
+
+$(BICYCLE_GRAPH): $(TILES) profiles/bicycle.json $(BIN)/route-graph
+	$(BIN)/route-graph $(OUT)/routing/$(NAME) --profile profiles/bicycle.json --output $@ > $(OUT)/$(NAME)-bicycle.graph.json
+
+$(FOOT_GRAPH): $(TILES) profiles/foot.json $(BIN)/route-graph
+	$(BIN)/route-graph $(OUT)/routing/$(NAME) --profile profiles/foot.json --output $@ > $(OUT)/$(NAME)-foot.graph.json
+
+$(BICYCLE_ROUTE): $(BICYCLE_GRAPH) $(BIN)/route-query
+	$(BIN)/route-query route --graph $(BICYCLE_GRAPH) --from $(VADUZ) --to $(BALZERS) --steps --overview full > $@.tmp && mv $@.tmp $@
+
+$(FOOT_ROUTE): $(FOOT_GRAPH) $(BIN)/route-query
+	$(BIN)/route-query route --graph $(FOOT_GRAPH) --from $(VADUZ) --to $(BALZERS) --steps --overview full > $@.tmp && mv $@.tmp $@
 
 $(ROUTE): $(GRAPH) $(BIN)/route-query
 	$(BIN)/route-query route --graph $(GRAPH) --from $(VADUZ) --to $(BALZERS) --steps --overview full > $@.tmp && mv $@.tmp $@
@@ -195,6 +212,8 @@ check: all maps-check store-check publish-check
 	cmp $(PACK) $(OUT)/again.routing.pack
 	cmp $(GRAPH) $(STITCHED_GRAPH)
 	grep -q '"code" : "Ok"' $(ROUTE)
+	# The same pack for every traveller: walking takes longer than cycling, cycling than driving.
+	$(PYTHON) -c 'import json,sys; d=[json.load(open(f))["routes"][0]["duration"] for f in sys.argv[1:]]; print("car, bicycle, foot durations (s):", d); assert d[0] < d[1] < d[2], d' $(ROUTE) $(BICYCLE_ROUTE) $(FOOT_ROUTE)
 	test "$$(grep -c '"event":"reroute"' $(TRACE))" = 1
 	test "$$(wc -l < $(ANSWERS))" = "$$(wc -l < samples/queries.ndjson)"
 	$(PYTHON) Tests/interop/check_routes.py $(ROUTE) $(VIA_ROUTE)

@@ -2,6 +2,8 @@
 /// (documented field by field in `profiles/README.md`).
 public struct CarProfileSettings: Equatable, Sendable {
     public var name: String
+    /// Who travels: which access, oneway and restriction tags speak to the traveller.
+    public var mode: TravelMode = .car
     /// Class speed in km/h for each drivable class. A class left out is not drivable.
     public var highwaySpeedsKmh: [RoadClass: Double]
     /// Multiplies numeric `maxspeed` values (OSRM's `speed_reduction` is 0.8).
@@ -37,8 +39,12 @@ public struct CarProfileSettings: Equatable, Sendable {
     /// 0 leaves that route out.
     public var ferrySpeedKmh: Double = 0
     public var shuttleTrainSpeedKmh: Double = 0
-    /// `barrier=*` values cars pass (OSRM `barrier_whitelist`); every other value blocks.
+    /// `barrier=*` values the traveller passes (OSRM car's `barrier_whitelist`): when the list is
+    /// not empty, every other value blocks.
     public var passableBarriers: Set<String> = []
+    /// `barrier=*` values that block (OSRM bicycle's and foot's `barrier_blacklist`), whatever
+    /// `passableBarriers` says.
+    public var blockingBarriers: Set<String> = []
     /// Vehicle dimensions checked against maxheight, maxwidth/width, maxlength, maxweight.
     public var vehicleHeightM: Double = 0
     public var vehicleWidthM: Double = 0
@@ -92,6 +98,7 @@ public struct CarProfileSettings: Equatable, Sendable {
         out += RoadClass.allCases.compactMap { c in highwaySpeedsKmh[c].map { "\(jsonString(c.osmValue)):\(number($0))" } }
             .joined(separator: ",")
         out += "},\"maxspeedFactor\":" + number(maxspeedFactor)
+        out += ",\"mode\":" + jsonString(mode.rawValue)
         out += ",\"name\":" + jsonString(name)
         out += ",\"nodeDelaysSeconds\":{\"giveWay\":\(number(giveWayDelaySeconds)),\"stop\":\(number(stopDelaySeconds))"
         out += ",\"trafficSignals\":\(number(trafficSignalsDelaySeconds))}"
@@ -103,6 +110,7 @@ public struct CarProfileSettings: Equatable, Sendable {
         out += ",\"otherHighwaySpeedKmh\":" + number(otherHighwaySpeedKmh)
         out += ",\"routeSpeedsKmh\":{\"ferry\":\(number(ferrySpeedKmh)),\"shuttle_train\":\(number(shuttleTrainSpeedKmh))}"
         out += ",\"passableBarriers\":" + list(passableBarriers)
+        out += ",\"blockingBarriers\":" + list(blockingBarriers)
         out += ",\"vehicle\":{\"heightM\":\(number(vehicleHeightM)),\"lengthM\":\(number(vehicleLengthM))"
         out += ",\"weightKg\":\(number(vehicleWeightKg)),\"widthM\":\(number(vehicleWidthM))}"
         out += ",\"surfaceSpeedsKmh\":" + table(surfaceSpeedsKmh)
@@ -113,8 +121,9 @@ public struct CarProfileSettings: Equatable, Sendable {
 
     /// Version 2: barriers, the access lists and hierarchy by direction, ferries, physical
     /// limits, surfaces, U-turns anywhere (issue 50's rules of the road). Version 3: turning
-    /// places (node control 16).
-    static let rulesVersion = 3
+    /// places (node control 16). Version 4: the travel mode (car, bicycle, foot) and the classes
+    /// of cyclists' and walkers' ways.
+    static let rulesVersion = 4
 
     private func list(_ values: Set<String>) -> String {
         "[" + values.sorted().map(jsonString).joined(separator: ",") + "]"

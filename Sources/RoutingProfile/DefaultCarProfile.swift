@@ -4,6 +4,7 @@ extension CarProfile {
     public static let embeddedDefaultJSON = """
     {
       "name": "car",
+      "mode": "car",
       "highwaySpeedsKmh": {
         "motorway": 110,
         "motorway_link": 55,
@@ -36,6 +37,7 @@ extension CarProfile {
       "restrictedAccessPenaltySeconds": 600,
       "passableBarriers": ["cattle_grid", "border_control", "toll_booth", "sally_port", "gate", "lift_gate", "no",
                            "entrance", "height_restrictor"],
+      "blockingBarriers": [],
       "vehicle": {
         "heightM": 2.0,
         "widthM": 1.9,

@@ -54,17 +54,19 @@ extension CarProfile {
     /// with OSRM's exceptions: a rising bollard, a lowered or flush kerb or one on a crossing, an
     /// audible fence; a height restrictor blocks when its maxheight is below the vehicle's.
     public func isBarrier(tags: [String: String]) -> Bool {
-        if let access = tags["motorcar"] ?? tags["motor_vehicle"] ?? tags["vehicle"] ?? tags["access"] {
+        if let access = settings.mode.nodeAccessKeys.lazy.compactMap({ tags[$0] }).first {
             return accessVerdict(access) == .denied
         }
         guard let barrier = tags["barrier"] else { return false }
         if barrier == "height_restrictor", let h = tags["maxheight"].flatMap(PhysicalLimit.metres),
            h < settings.vehicleHeightM { return true }
-        if settings.passableBarriers.contains(barrier) { return false }
+        let audibleFence = barrier == "fence" && (tags["sensory"] == "audible" || tags["sensory"] == "audio")
+        if settings.blockingBarriers.contains(barrier) { return !audibleFence }
+        if settings.passableBarriers.isEmpty || settings.passableBarriers.contains(barrier) { return false }
         switch barrier {
         case "bollard": return tags["bollard"] != "rising"
         case "kerb": return !(tags["kerb"] == "lowered" || tags["kerb"] == "flush" || tags["highway"] == "crossing")
-        case "fence": return !(tags["sensory"] == "audible" || tags["sensory"] == "audio")
+        case "fence": return !audibleFence
         default: return true
         }
     }

@@ -17,13 +17,18 @@ struct ProfileJSONReader {
             throw fail("profile is not valid JSON: \(e.message) at byte \(e.offset)")
         }
         guard let top = root.objectValue else { throw fail("profile must be a JSON object") }
-        try onlyKnownKeys(top, ["name", "highwaySpeedsKmh", "otherHighwaySpeedKmh", "routeSpeedsKmh", "maxspeedFactor",
+        try onlyKnownKeys(top, ["name", "mode", "highwaySpeedsKmh", "otherHighwaySpeedKmh", "routeSpeedsKmh", "maxspeedFactor",
                                 "allowedAccessValues", "deniedAccessValues", "restrictedAccessValues",
-                                "restrictedAccessPenaltySeconds", "passableBarriers", "vehicle", "surfaceSpeedsKmh",
+                                "restrictedAccessPenaltySeconds", "passableBarriers", "blockingBarriers", "vehicle", "surfaceSpeedsKmh",
                                 "tracktypeSpeedsKmh", "smoothnessSpeedsKmh", "nodeDelaysSeconds", "turns"], in: nil)
 
         guard let name = try field(top, "name", in: nil).stringValue, !name.isEmpty else {
             throw fail("name must be a non-empty string")
+        }
+
+        let modeValue = try field(top, "mode", in: nil)
+        guard let modeName = modeValue.stringValue, let mode = TravelMode(rawValue: modeName) else {
+            throw fail("mode must be \"car\", \"bicycle\" or \"foot\", got \(display(modeValue))")
         }
 
         let speedsObject = try object(top, "highwaySpeedsKmh", in: nil)
@@ -72,6 +77,7 @@ struct ProfileJSONReader {
                                             minimum: 0, minimumIncluded: true, maximum: 3600),
             drivingSide: side)
         settings.uTurns = uTurns
+        settings.mode = mode
         settings.allowedAccessValues = Set(try strings(top, "allowedAccessValues"))
         settings.restrictedAccessValues = Set(try strings(top, "restrictedAccessValues"))
         settings.restrictedAccessPenaltySeconds = try number(field(top, "restrictedAccessPenaltySeconds", in: nil),
@@ -87,6 +93,7 @@ struct ProfileJSONReader {
                                                    at: "routeSpeedsKmh.shuttle_train", unit: "km/h",
                                                    minimum: 0, minimumIncluded: true, maximum: 300)
         settings.passableBarriers = Set(try strings(top, "passableBarriers"))
+        settings.blockingBarriers = Set(try strings(top, "blockingBarriers"))
         let vehicle = try object(top, "vehicle", in: nil)
         try onlyKnownKeys(vehicle, ["heightM", "widthM", "lengthM", "weightKg"], in: "vehicle")
         func dimension(_ key: String, _ unit: String, _ maximum: Double) throws -> Double {

@@ -98,13 +98,14 @@ extension CarProfile {
     /// conditional restrictions, as OSRM does without time data.
     public func evaluateRestrictionRelation(tags: [String: String]) -> RestrictionVerdict? {
         guard tags["type"] == "restriction" else { return nil }
-        if let except = tags["except"], exemptsCars(except) { return nil }
-        for suffix in ["motorcar", "motor_vehicle", "vehicle"] {
+        // Walkers obey no turn restriction (OSRM's foot profile).
+        guard settings.mode != .foot else { return nil }
+        if let except = tags["except"], exempts(except) { return nil }
+        for suffix in settings.mode.restrictionSuffixes {
             if let value = tags["restriction:" + suffix] { return RestrictionKind(osmValue: value.trimmingSpaces()).map { RestrictionVerdict(kind: $0) } }
         }
         if let value = tags["restriction"] { return RestrictionKind(osmValue: value.trimmingSpaces()).map { RestrictionVerdict(kind: $0) } }
-        for key in ["restriction:motorcar:conditional", "restriction:motor_vehicle:conditional",
-                    "restriction:vehicle:conditional", "restriction:conditional"] {
+        for key in settings.mode.restrictionSuffixes.map({ "restriction:\($0):conditional" }) + ["restriction:conditional"] {
             guard let text = tags[key] else { continue }
             return Self.parseConditional(text)
         }
@@ -135,11 +136,9 @@ extension CarProfile {
         return nil
     }
 
-    private func exemptsCars(_ except: String) -> Bool {
-        except.split(separator: ";").contains { item in
-            let v = item.trimmingSpaces()
-            return v == "motorcar" || v == "motor_vehicle" || v == "vehicle"
-        }
+    private func exempts(_ except: String) -> Bool {
+        let exempt = settings.mode.exemptingValues
+        return except.split(separator: ";").contains { exempt.contains($0.trimmingSpaces()) }
     }
 }
 

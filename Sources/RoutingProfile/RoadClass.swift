@@ -1,6 +1,7 @@
-/// The classes of routable ways, with stable codes that routing tiles store in one byte: the
-/// drivable `highway=*` classes, then ferries, shuttle trains, and any other `highway=*` value a
-/// way's access tags open to cars. Codes are part of the tile format: never renumber, only append.
+/// The classes of routable ways, with stable codes that graph files store in one byte: the
+/// drivable `highway=*` classes, then ferries, shuttle trains, any other `highway=*` value a
+/// way's access tags open, and the ways of cyclists and walkers. Codes are part of the graph
+/// format: never renumber, only append.
 public enum RoadClass: UInt8, CaseIterable, Sendable {
     case motorway = 0
     case motorwayLink = 1
@@ -25,6 +26,17 @@ public enum RoadClass: UInt8, CaseIterable, Sendable {
     /// Roads built on snow or ice in winter (OSRM's car profile drives them).
     case winterRoad = 17
     case iceRoad = 18
+    case track = 19
+    case path = 20
+    case cycleway = 21
+    case footway = 22
+    case pedestrian = 23
+    case steps = 24
+    case bridleway = 25
+    /// `highway=platform`, `railway=platform`, `public_transport=platform`.
+    case platform = 26
+    /// `man_made=pier`.
+    case pier = 27
 
     /// The classes named by a `highway=*` value, in code order: the keys of `highwaySpeedsKmh`.
     public static let highwayClasses: [RoadClass] = allCases.filter { !$0.isFerry && $0 != .otherHighway }
@@ -54,11 +66,20 @@ public enum RoadClass: UInt8, CaseIterable, Sendable {
         case .otherHighway: return "other"
         case .winterRoad: return "winter_road"
         case .iceRoad: return "ice_road"
+        case .track: return "track"
+        case .path: return "path"
+        case .cycleway: return "cycleway"
+        case .footway: return "footway"
+        case .pedestrian: return "pedestrian"
+        case .steps: return "steps"
+        case .bridleway: return "bridleway"
+        case .platform: return "platform"
+        case .pier: return "pier"
         }
     }
 
     /// The class of a `highway=*` value among `highwayClasses`, or nil for other values
-    /// (footway, track, construction, road, …).
+    /// (construction, road, …).
     public init?(highway value: String) {
         switch value {
         case "motorway": self = .motorway
@@ -77,6 +98,15 @@ public enum RoadClass: UInt8, CaseIterable, Sendable {
         case "service": self = .service
         case "winter_road": self = .winterRoad
         case "ice_road": self = .iceRoad
+        case "track": self = .track
+        case "path": self = .path
+        case "cycleway": self = .cycleway
+        case "footway": self = .footway
+        case "pedestrian": self = .pedestrian
+        case "steps": self = .steps
+        case "bridleway": self = .bridleway
+        case "platform": self = .platform
+        case "pier": self = .pier
         default: return nil
         }
     }

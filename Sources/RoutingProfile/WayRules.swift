@@ -47,25 +47,25 @@ extension CarProfile {
         return classSpeedsKmh[Int(roadClass.rawValue)] > 0
     }
 
-    /// `highway=*` values that never carry cars, whatever their access tags (OSRM's `avoid`).
-    static let blockedHighways: Set<String> = ["steps", "construction", "proposed", "area"]
 
-    /// The way's attributes for cars, or nil when cars cannot use it. OSRM's car profile's
-    /// handlers, in its order (profiles/README.md tells each rule):
+    /// The way's attributes for the profile's traveller (`TravelMode`), or nil when they cannot
+    /// use it. OSRM's car, bicycle and foot profiles' handlers, in their order (profiles/README.md
+    /// tells each rule):
     ///
-    /// 1. blocked: `area=yes`, `highway=steps|construction|proposed`, `construction=*` other than
-    ///    no/widening/minor, `oneway=reversible`, `impassable=yes`,
-    ///    `status=impassable`, `service=emergency_access`;
+    /// 1. blocked: `area=yes`, the mode's blocked `highway=*` values (`steps` for cars and
+    ///    `construction|proposed` for all), `construction=*` other than no/widening/minor,
+    ///    `oneway=reversible`, `impassable=yes`, `status=impassable`, `service=emergency_access`;
     /// 2. physical limits per direction against the profile's vehicle;
-    /// 3. access per direction: the hierarchy motorcar → motor_vehicle → vehicle → access, each
-    ///    with its `:forward`/`:backward` form first; lists (`yes;no`) take their most permissive
-    ///    value; restricted values (destination, private…) keep a highway class open at a penalty;
-    /// 4. oneway: `oneway:motorcar|motor_vehicle|vehicle`, then `oneway`; implied for motorways,
-    ///    roundabouts and circular junctions;
+    /// 3. access per direction: the mode's hierarchy (motorcar → motor_vehicle → vehicle → access;
+    ///    bicycle → vehicle → access; foot → access), each with its `:forward`/`:backward` form
+    ///    first; lists (`yes;no`) take their most permissive value; restricted values
+    ///    (destination, private…) keep a highway class open at a penalty;
+    /// 4. oneway: the mode's keys (`onewayValue`); implied for motorways, roundabouts and
+    ///    circular junctions but for walkers;
     /// 5. ferries and shuttle trains (`route=*`) at their duration or route speed;
     /// 6. speed: the class speed, or the profile's other-highway speed where access tags open an
-    ///    unknown `highway=*` value; capped by surface, tracktype and smoothness; replaced by a
-    ///    numeric maxspeed (advisory first) times `maxspeedFactor`; `oneway=alternating` at 40 %.
+    ///    unknown `highway=*` value; capped by surface, tracktype and smoothness; for cars replaced
+    ///    by a numeric maxspeed (advisory first) times `maxspeedFactor`, and `oneway=alternating` at 40 %.
     public func evaluateWay(tags dictionary: [String: String]) -> WayAttributes? {
         let tags = WayTags(dictionary)
         let highway = tags[.highway]
@@ -77,7 +77,7 @@ extension CarProfile {
             || tags[.status] == "impassable" || tags[.service] == "emergency_access" {
             return nil
         }
-        if let highway, Self.blockedHighways.contains(highway) { return nil }
+        if let highway, s.mode.blockedHighways.contains(highway) { return nil }
         if let c = tags[.construction], c != "no" && c != "widening" && c != "minor" { return nil }
 
         var roadClass: RoadClass
@@ -88,6 +88,11 @@ extension CarProfile {
             roadClass = .shuttleTrain; ferrySpeed = s.shuttleTrainSpeedKmh
         } else if let highway, let c = RoadClass(highway: highway), classSpeedsKmh[Int(c.rawValue)] > 0 {
             roadClass = c
+        } else if highway == nil, tags[.railway] == "platform" || tags[.publicTransport] == "platform",
+                  classSpeedsKmh[Int(RoadClass.platform.rawValue)] > 0 {
+            roadClass = .platform
+        } else if highway == nil, tags[.manMade] == "pier", classSpeedsKmh[Int(RoadClass.pier.rawValue)] > 0 {
+            roadClass = .pier
         } else if highway != nil {
             roadClass = .otherHighway
         } else {
@@ -106,7 +111,7 @@ extension CarProfile {
                                    length: length.backward, weight: weight.backward)
 
         // 3. Access.
-        let access = tags.directional([.motorcar, .motorVehicle, .vehicle, .access])
+        let access = tags.directional(s.mode.accessKeys)
         let forwardAccess = access.forward.map(accessVerdict)
         let backwardAccess = access.backward.map(accessVerdict)
         let restrictable = roadClass != .otherHighway
@@ -132,7 +137,7 @@ extension CarProfile {
         // 4. Oneway.
         let junction = tags[.junction]
         attributes.isRoundabout = junction == "roundabout" || junction == "circular"
-        let oneway = tags[.onewayMotorcar] ?? tags[.onewayMotorVehicle] ?? tags[.onewayVehicle] ?? tags[.oneway]
+        let oneway = onewayValue(tags)
         switch oneway {
         case "-1", "reverse":
             forward = false
@@ -140,7 +145,8 @@ extension CarProfile {
             backward = false
         default:
             let explicitlyTwoWay = oneway == "no" || oneway == "false" || oneway == "0"
-            if !explicitlyTwoWay && (roadClass == .motorway || attributes.isRoundabout) { backward = false }
+            // Walkers go both ways round a roundabout and along a motorway's verge alike.
+            if !explicitlyTwoWay && s.mode != .foot && (roadClass == .motorway || attributes.isRoundabout) { backward = false }
         }
         guard forward || backward else { return nil }
 
@@ -157,7 +163,8 @@ extension CarProfile {
             if let v = tags[.smoothness], let cap = s.smoothnessSpeedsKmh[v] { speed = min(speed, cap) }
         }
         var forwardSpeed = speed, backwardSpeed = speed
-        if !roadClass.isFerry {
+        // A speed limit says how fast a car may go, not a bicycle or a walker.
+        if !roadClass.isFerry && s.mode == .car {
             // The first numeric value, a directional one before its plain key: a symbolic
             // `maxspeed:backward=DE:urban` leaves `maxspeed=80` in force.
             if let v = tags.speed([.maxspeedAdvisory, .maxspeed], forward: true) { forwardSpeed = v * s.maxspeedFactor }
@@ -170,17 +177,34 @@ extension CarProfile {
         attributes.speedKmh = attributes.forward ? forwardSpeed : 0
         attributes.speedBackwardKmh = attributes.backward ? backwardSpeed : 0
 
-        if tags[.hov] == "designated" {
+        if s.mode == .car && tags[.hov] == "designated" {
             attributes.restrictedForward = true
             attributes.restrictedBackward = true
         }
         let hovLanes = tags.directional([.hovLanes])
-        if allLanesDesignated(hovLanes.forward) { attributes.restrictedForward = true }
-        if allLanesDesignated(hovLanes.backward) { attributes.restrictedBackward = true }
+        if s.mode == .car && allLanesDesignated(hovLanes.forward) { attributes.restrictedForward = true }
+        if s.mode == .car && allLanesDesignated(hovLanes.backward) { attributes.restrictedBackward = true }
         if !attributes.forward { attributes.restrictedForward = false }
         if !attributes.backward { attributes.restrictedBackward = false }
         if highway == "service", let a = access.forward, a == "private" { attributes.isStartpoint = false }
         return attributes
+    }
+
+    /// The oneway value that speaks to the mode: a car's `oneway:motorcar|motor_vehicle|vehicle`
+    /// then `oneway`; a bicycle's `oneway:bicycle`, two-way where a contraflow cycleway runs
+    /// (`cycleway*=opposite*`, OSRM's bicycle profile), then `oneway`; a walker's `oneway:foot` only.
+    private func onewayValue(_ tags: WayTags) -> String? {
+        switch settings.mode {
+        case .car:
+            return tags[.onewayMotorcar] ?? tags[.onewayMotorVehicle] ?? tags[.onewayVehicle] ?? tags[.oneway]
+        case .bicycle:
+            if let v = tags[.onewayBicycle] { return v }
+            let contraflow = [tags[.cycleway], tags[.cyclewayLeft], tags[.cyclewayRight], tags[.cyclewayBoth]]
+                .contains { $0?.hasPrefix("opposite") == true }
+            return contraflow ? "no" : tags[.oneway]
+        case .foot:
+            return tags[.onewayFoot]
+        }
     }
 
     private func allLanesDesignated(_ lanes: String?) -> Bool {

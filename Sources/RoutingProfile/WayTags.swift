@@ -6,12 +6,20 @@ struct WayTags {
     enum Key: Int, CaseIterable {
         case highway, route, area, oneway, onewayMotorcar, onewayMotorVehicle, onewayVehicle, impassable, status
         case service, construction, junction, name, ref, duration, narrow, hov, surface, tracktype, smoothness
+        case onewayBicycle, onewayFoot, cycleway, cyclewayLeft, cyclewayRight, cyclewayBoth, railway, publicTransport, manMade
 
         var osm: String {
             switch self {
             case .onewayMotorcar: return "oneway:motorcar"
             case .onewayMotorVehicle: return "oneway:motor_vehicle"
             case .onewayVehicle: return "oneway:vehicle"
+            case .onewayBicycle: return "oneway:bicycle"
+            case .onewayFoot: return "oneway:foot"
+            case .cyclewayLeft: return "cycleway:left"
+            case .cyclewayRight: return "cycleway:right"
+            case .cyclewayBoth: return "cycleway:both"
+            case .publicTransport: return "public_transport"
+            case .manMade: return "man_made"
             default: return "\(self)"
             }
         }
@@ -22,7 +30,7 @@ struct WayTags {
     enum DirectionalKey: Int, CaseIterable {
         case motorcar, motorVehicle, vehicle, access
         case maxheightPhysical, maxheight, maxwidthPhysical, maxwidth, width, estWidth, maxlength
-        case maxweightrating, maxweight, maxspeedAdvisory, maxspeed, hovLanes
+        case maxweightrating, maxweight, maxspeedAdvisory, maxspeed, hovLanes, bicycle, foot
 
         var osm: String {
             switch self {

@@ -30,14 +30,14 @@ final class HandMadeMap {
         OSMWay(id: id, refs: refs, tags: tags + [("name", name)])
     }
 
-    /// The service over the map, and its nodes by id.
-    func service(_ nodes: [OSMNode], _ ways: [OSMWay], _ relations: [OSMRelation] = []) throws -> (RouteService, [Int64: OSMNode]) {
+    /// The service over the map for `profile` (the car by default), and its nodes by id.
+    func service(_ nodes: [OSMNode], _ ways: [OSMWay], _ relations: [OSMRelation] = [],
+                 profile: CarProfile = .embeddedDefault) throws -> (RouteService, [Int64: OSMNode]) {
         maps += 1
         let map = "map\(maps)"
         var writer = PBFWriter()
         writer.replicationTimestamp = 1_700_000_000
         let pbf = try scratch.write(map + ".osm.pbf", writer.encode(nodes: nodes, ways: ways, relations: relations))
-        let profile = CarProfile.embeddedDefault
         let tiles = try RoutingTileBuild(grid: RoutingGrid.standard).run(PBFReader(path: pbf), selected: nil)
         let pack = scratch.path(map + ".routing.pack")
         try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: tiles.dataVersion, profileName: RoutingTagSchema.name, profileHash: RoutingTagSchema.hash,

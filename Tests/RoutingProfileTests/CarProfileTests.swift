@@ -68,20 +68,20 @@ final class CarProfileTests: XCTestCase {
     func testDefaultHashIsPinned() {
         XCTAssertEqual(CarProfile.embeddedDefault.hash.count, 64)
         XCTAssertEqual(CarProfile.embeddedDefault.settings.canonicalJSON,
-                       "{\"rules\":3,\"deniedAccessValues\":[\"agricultural\",\"bus\",\"customers\",\"delivery\",\"destination\","
+                       "{\"rules\":4,\"deniedAccessValues\":[\"agricultural\",\"bus\",\"customers\",\"delivery\",\"destination\","
                        + "\"emergency\",\"emergency_vehicle\",\"foot\",\"forestry\",\"military\",\"minibus\",\"no\",\"official\","
                        + "\"private\",\"psv\",\"restricted\",\"share_taxi\",\"taxi\"],\"drivingSide\":\"right\","
                        + "\"highwaySpeedsKmh\":{\"motorway\":110,\"motorway_link\":55,\"trunk\":90,\"trunk_link\":45,\"primary\":70,"
                        + "\"primary_link\":35,\"secondary\":60,\"secondary_link\":30,\"tertiary\":50,\"tertiary_link\":25,"
                        + "\"unclassified\":40,\"residential\":30,\"living_street\":10,\"service\":15,\"winter_road\":20,\"ice_road\":15},\"maxspeedFactor\":1,"
-                       + "\"name\":\"car\",\"nodeDelaysSeconds\":{\"giveWay\":1,\"stop\":2,\"trafficSignals\":2},"
+                       + "\"mode\":\"car\",\"name\":\"car\",\"nodeDelaysSeconds\":{\"giveWay\":1,\"stop\":2,\"trafficSignals\":2},"
                        + "\"turns\":{\"turnBias\":1.075,\"turnPenalty\":7.5,\"uTurnPenalty\":20,\"uTurns\":\"notAtIntersections\"},"
                        + "\"allowedAccessValues\":[\"designated\",\"hov\",\"motor_vehicle\",\"motorcar\",\"permissive\",\"vehicle\",\"yes\"],"
                        + "\"restrictedAccessValues\":[\"customers\",\"delivery\",\"destination\",\"private\"],"
                        + "\"restrictedAccessPenaltySeconds\":600,\"otherHighwaySpeedKmh\":10,"
                        + "\"routeSpeedsKmh\":{\"ferry\":5,\"shuttle_train\":10},"
                        + "\"passableBarriers\":[\"border_control\",\"cattle_grid\",\"entrance\",\"gate\",\"height_restrictor\","
-                       + "\"lift_gate\",\"no\",\"sally_port\",\"toll_booth\"],"
+                       + "\"lift_gate\",\"no\",\"sally_port\",\"toll_booth\"],\"blockingBarriers\":[],"
                        + "\"vehicle\":{\"heightM\":2,\"lengthM\":4.8,\"weightKg\":2000,\"widthM\":1.9},"
                        + "\"surfaceSpeedsKmh\":{\"bricks\":60,\"cement\":80,\"clay\":30,\"cobblestone\":30,\"compacted\":80,"
                        + "\"dirt\":40,\"earth\":20,\"fine_gravel\":80,\"grass\":40,\"grass_paver\":40,\"gravel\":40,\"ground\":40,"
@@ -175,7 +175,7 @@ final class CarProfileTests: XCTestCase {
         XCTAssertTrue(loadError("{\"name\": ").hasPrefix("profile is not valid JSON"))
         XCTAssertEqual(loadError("[1]"), "profile must be a JSON object")
         XCTAssertEqual(loadError(edit("\"motorway\": 110,", "\"motorwya\": 110,")),
-                       "unknown highway class \"motorwya\" in highwaySpeedsKmh (known: motorway, motorway_link, trunk, trunk_link, primary, primary_link, secondary, secondary_link, tertiary, tertiary_link, unclassified, residential, living_street, service, winter_road, ice_road)")
+                       "unknown highway class \"motorwya\" in highwaySpeedsKmh (known: motorway, motorway_link, trunk, trunk_link, primary, primary_link, secondary, secondary_link, tertiary, tertiary_link, unclassified, residential, living_street, service, winter_road, ice_road, track, path, cycleway, footway, pedestrian, steps, bridleway, platform, pier)")
         XCTAssertEqual(loadError(edit("\"primary\": 70", "\"primary\": -5")),
                        "highwaySpeedsKmh.primary must be a number of km/h in (0, 300], got -5")
         XCTAssertEqual(loadError(edit("\"primary\": 70", "\"primary\": 0")),
@@ -195,7 +195,7 @@ final class CarProfileTests: XCTestCase {
         XCTAssertEqual(loadError(edit("\"turnBias\": 1.075,", "")), "missing field \"turns.turnBias\"")
         XCTAssertEqual(loadError(edit("\"maxspeedFactor\": 1,", "")), "missing field \"maxspeedFactor\"")
         XCTAssertEqual(loadError(edit("\"maxspeedFactor\": 1,", "\"maxspeedFactor\": 1, \"extra\": 2,")),
-                       "unknown field \"extra\" (known: name, highwaySpeedsKmh, otherHighwaySpeedKmh, routeSpeedsKmh, maxspeedFactor, allowedAccessValues, deniedAccessValues, restrictedAccessValues, restrictedAccessPenaltySeconds, passableBarriers, vehicle, surfaceSpeedsKmh, tracktypeSpeedsKmh, smoothnessSpeedsKmh, nodeDelaysSeconds, turns)")
+                       "unknown field \"extra\" (known: name, mode, highwaySpeedsKmh, otherHighwaySpeedKmh, routeSpeedsKmh, maxspeedFactor, allowedAccessValues, deniedAccessValues, restrictedAccessValues, restrictedAccessPenaltySeconds, passableBarriers, blockingBarriers, vehicle, surfaceSpeedsKmh, tracktypeSpeedsKmh, smoothnessSpeedsKmh, nodeDelaysSeconds, turns)")
         XCTAssertEqual(loadError(edit("\"maxspeedFactor\": 1,", "\"maxspeedFactor\": 3,")),
                        "maxspeedFactor must be a number in (0, 2], got 3")
         XCTAssertEqual(loadError(edit("[\"no\",", "[1,")), "deniedAccessValues must be an array of non-empty strings")
@@ -205,6 +205,6 @@ final class CarProfileTests: XCTestCase {
         XCTAssertEqual(loadError(edit("\"mud\": 10", "\"mud\": 400")), "surfaceSpeedsKmh.mud must be a number of km/h in [0, 300], got 400")
         XCTAssertEqual(loadError(edit("\"ferry\": 5,", "")), "missing field \"routeSpeedsKmh.ferry\"")
         XCTAssertEqual(loadError(edit("\"name\": \"car\"", "\"name\": \"\"")), "name must be a non-empty string")
-        XCTAssertEqual(loadError(edit("\"turns\": {", "\"turns\": 5, \"x\": {")), "unknown field \"x\" (known: name, highwaySpeedsKmh, otherHighwaySpeedKmh, routeSpeedsKmh, maxspeedFactor, allowedAccessValues, deniedAccessValues, restrictedAccessValues, restrictedAccessPenaltySeconds, passableBarriers, vehicle, surfaceSpeedsKmh, tracktypeSpeedsKmh, smoothnessSpeedsKmh, nodeDelaysSeconds, turns)")
+        XCTAssertEqual(loadError(edit("\"turns\": {", "\"turns\": 5, \"x\": {")), "unknown field \"x\" (known: name, mode, highwaySpeedsKmh, otherHighwaySpeedKmh, routeSpeedsKmh, maxspeedFactor, allowedAccessValues, deniedAccessValues, restrictedAccessValues, restrictedAccessPenaltySeconds, passableBarriers, blockingBarriers, vehicle, surfaceSpeedsKmh, tracktypeSpeedsKmh, smoothnessSpeedsKmh, nodeDelaysSeconds, turns)")
     }
 }
