@@ -76,7 +76,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]),
         // Loading regions from a pack repository into a store: plan (cover, limits), fetch, one install.
         .target(name: "RegionLoader", dependencies: ["TileStore", "PackRepository", "RepositoryClient", "TileMath", "MapPacks", "OffgridCore"]),
-        .target(name: "RouteQuery", dependencies: ["RoutingGraph", "ContractionHierarchy", "TileMath", "OffgridCore", "CShims"]),
+        .target(name: "RouteQuery", dependencies: ["RoutingGraph", "RoutingProfile", "ContractionHierarchy", "TileMath", "OffgridCore", "CShims"]),
         // OSRM's HTTP API v1 over RouteQuery (route-query serve), on Hummingbird 2.
         .target(name: "OSRMServer", dependencies: ["RouteQuery", "RoutingGraph", "OffgridCore",
                                                    .product(name: "Hummingbird", package: "hummingbird"),

@@ -148,7 +148,7 @@ struct RouteAssembly {
                                          name: step.pointee.name, ref: step.pointee.ref, geometry: stepGeometry, maneuver: maneuver,
                                          intersection: intersection)
         if let rotaryName = step.pointee.rotaryName { response.rotaryName = rotaryName }
-        if step.pointee.isFerry { response.mode = "ferry" }
+        response.mode = step.pointee.isFerry ? "ferry" : data.file.travelMode.stepMode
         return response
     }
 }

@@ -1,3 +1,5 @@
+import RoutingProfile
+
 /// OSRM's route response as typed values. Field names are OSRM's (CodingKeys); the executable
 /// renders these with OffgridCore's exact JSON writer (sorted keys), so the bytes match OSRM-shaped
 /// output written before these types existed. Numbers are already rounded as OSRM prints them.
@@ -213,4 +215,15 @@ public enum RouteAnswer: Encodable, Sendable {
 
     /// The response when it is OSRM-shaped and succeeded.
     public var response: RouteResponse? { if case .routes(let r) = self { return r }; return nil }
+}
+
+extension TravelMode {
+    /// OSRM's step `mode` for the traveller (ferries say `ferry` whoever rides them).
+    var stepMode: String {
+        switch self {
+        case .car: return "driving"
+        case .bicycle: return "cycling"
+        case .foot: return "walking"
+        }
+    }
 }

@@ -132,7 +132,8 @@ public struct GraphBuild {
 
         summary.coreRanks = CHCoreTable.size(ofLength: core.count / CHCoreTable.entryBytes)
 
-        var w = GraphFileWriter(dataVersion: tileSet.dataVersion, profileName: profile.name, profileHash: profile.hash)
+        var w = GraphFileWriter(dataVersion: tileSet.dataVersion, profileName: profile.name, profileHash: profile.hash,
+                                travelMode: profile.settings.mode.rawValue)
         w.set(.nodeCount, g.nodeCount)
         w.set(.edgeCount, g.edgeCount)
         let shapes = g.innerShapes()

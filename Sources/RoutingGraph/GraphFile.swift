@@ -1,6 +1,7 @@
 import ContractionHierarchy
 import Foundation
 import OffgridCore
+import RoutingProfile
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,6 +14,8 @@ public final class GraphFile {
     public let dataVersion: String
     public let profileName: String
     public let profileHash: String
+    /// Who the graph is for (`TravelMode`).
+    public let travelMode: TravelMode
     public let fileSize: Int
     /// Owns the mapping, so every exit from `init` (and the file's end) unmaps it exactly once.
     private let mapping: FileMapping
@@ -67,6 +70,9 @@ public final class GraphFile {
             dataVersion = try r.string()
             profileName = try r.string()
             profileHash = try r.string()
+            let mode = try r.string()
+            guard let travelMode = TravelMode(rawValue: mode) else { throw InputError(file: path, offset: r.offset, "unknown travel mode \"\(mode)\"") }
+            self.travelMode = travelMode
             // The middles' element size depends on the rank count (`elementSize(_:)`, which needs
             // the finished instance): read once from the scalars just decoded.
             let rankCount = Self.scalar(.edgeBasedNodeCount, in: scalars)

@@ -16,7 +16,7 @@ public enum GraphFileFormat {
     /// 10 since 2026-12: via-way turn restrictions copy edge-based nodes, so several ranks may
     /// drive one edge direction; section rankCopies lists the copies (the other ranks stay one
     /// to one with their edge directions).
-    public static let version: UInt32 = 10
+    public static let version: UInt32 = 11
     public static let alignment = 64
     public static let sectionEntrySize = 32
 

@@ -6,13 +6,16 @@ public struct GraphFileWriter {
     public var dataVersion: String
     public var profileName: String
     public var profileHash: String
+    /// `TravelMode` raw value of the profile: the steps' `mode` (driving, cycling, walking).
+    public var travelMode: String
     public var scalars = [UInt64](repeating: 0, count: GraphFileFormat.Scalar.allCases.count)
     private var sections: [(section: GraphFileFormat.Section, elementSize: Int, bytes: [UInt8])] = []
 
-    public init(dataVersion: String, profileName: String, profileHash: String) {
+    public init(dataVersion: String, profileName: String, profileHash: String, travelMode: String = "car") {
         self.dataVersion = dataVersion
         self.profileName = profileName
         self.profileHash = profileHash
+        self.travelMode = travelMode
     }
 
     public mutating func set(_ s: GraphFileFormat.Scalar, _ value: Int) { scalars[s.rawValue] = UInt64(bitPattern: Int64(value)) }
@@ -62,6 +65,7 @@ public struct GraphFileWriter {
         w.string(dataVersion)
         w.string(profileName)
         w.string(profileHash)
+        w.string(travelMode)
         let tableStart = w.count
         for _ in sections { for _ in 0..<GraphFileFormat.sectionEntrySize { w.u8(0) } }
         w.pad(to: GraphFileFormat.alignment)

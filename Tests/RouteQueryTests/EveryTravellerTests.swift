@@ -47,6 +47,10 @@ final class EveryTravellerTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(metres(car, at, 7, 6)), 1800, accuracy: 2)
         XCTAssertEqual(try XCTUnwrap(metres(bicycle, at, 7, 6)), 600, accuracy: 2)
         XCTAssertEqual(try XCTUnwrap(metres(foot, at, 7, 6)), 600, accuracy: 2)
+        // Each graph's steps say who travels (OSRM's step mode).
+        XCTAssertEqual(try HandMadeMap.steps(bicycle, at, 7, 6).first, "depart Ost (cycling)")
+        XCTAssertEqual(try HandMadeMap.steps(foot, at, 7, 6).first, "depart Ost (walking)")
+        XCTAssertEqual(try HandMadeMap.steps(car, at, 7, 6).first, "depart Ost")
         // The footway's bollard stops no walker; the car never gets onto the footway at all.
         XCTAssertNotNil(metres(foot, at, 5, 7))
         XCTAssertGreaterThan(try XCTUnwrap(metres(car, at, 5, 7)), 150)

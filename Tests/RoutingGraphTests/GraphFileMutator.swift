@@ -21,7 +21,7 @@ struct GraphFileMutator {
         _ = try r.u32()
         let count = Int(try r.u32())
         try r.seek(Self.scalarsOffset + 8 * GraphFileFormat.Scalar.allCases.count)
-        for _ in 0..<3 { _ = try r.string() }
+        for _ in 0..<4 { _ = try r.string() }  // data version, profile name and hash, travel mode
         var sections: [Section] = []
         for _ in 0..<count {
             let entry = r.offset
