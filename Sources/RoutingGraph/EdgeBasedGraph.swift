@@ -33,7 +33,7 @@ public struct EdgeBasedGraph {
         public var weights: [UInt32] = []
     }
 
-    public init(_ g: RoadGraph, profile: CarProfile) {
+    public init(_ g: RoadGraph, profile: TravelProfile) {
         let edgeCount = g.edgeCount
         nodeOfEdgeDirection = [UInt32](repeating: UInt32.max, count: 2 * edgeCount)
         for e in 0..<edgeCount {
@@ -95,7 +95,7 @@ public struct EdgeBasedGraph {
                     let leavingBearing = Double(b & 1 == 0 ? g.edgeBearingStart[eb] : (g.edgeBearingEnd[eb] + 1800) % 3600) / 10
                     var seconds = delay
                     if roads > 2 || isUTurn {
-                        let angle = CarProfile.turnAngleDegrees(arrivingBearing: arrivingBearing, leavingBearing: leavingBearing)
+                        let angle = TravelProfile.turnAngleDegrees(arrivingBearing: arrivingBearing, leavingBearing: leavingBearing)
                         seconds += profile.turnPenaltySeconds(turnAngleDegrees: isUTurn ? 180 : angle, isUTurn: isUTurn)
                     }
                     if isUTurn { uTurns += 1 }
@@ -117,7 +117,7 @@ public struct EdgeBasedGraph {
     /// OSRM's rule (`notAtIntersections`): at a dead end, a turning place, or where the road
     /// arrived on is the only way in or the U-turn the only way out left (the other exits
     /// one-way against the driver or forbidden by a restriction).
-    private static func uTurnAllowed(_ rule: CarProfileSettings.UTurnRule, arriving a: UInt32, roads: Int, waysIn: Int,
+    private static func uTurnAllowed(_ rule: ProfileSettings.UTurnRule, arriving a: UInt32, roads: Int, waysIn: Int,
                                      leaving: [UInt32], isTurningPlace: Bool, restricted: Bool, rules: TurnRestrictionRules) -> Bool {
         switch rule {
         case .anywhere:

@@ -7,7 +7,7 @@ import TileMath
 /// `route-graph`'s stages: tiles → road graph → chains merged → edge-based graph → components
 /// → contraction hierarchy → snapping grid → graph file.
 public struct GraphBuild {
-    public let profile: CarProfile
+    public let profile: TravelProfile
     public var threads: Int
     /// Receives the contraction's per-phase statistics (route-graph --verbose).
     public var log: (@Sendable (String) -> Void)?
@@ -17,7 +17,7 @@ public struct GraphBuild {
     /// one, nil the default for the hierarchy's size.
     public var coreSize: Int?
 
-    public init(profile: CarProfile, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(profile: TravelProfile, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.profile = profile
         self.threads = threads
     }

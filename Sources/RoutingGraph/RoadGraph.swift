@@ -42,7 +42,7 @@ public struct RoadGraph {
 
     /// Stitches tiles by OSM node id into the graph of the roads `profile` may use (the tiles
     /// hold every mode's roads and their tags; nodes no such road reaches are left out).
-    public init(tiles: [RoutingTile], profile: CarProfile = .embeddedDefault) {
+    public init(tiles: [RoutingTile], profile: TravelProfile = .embeddedDefault) {
         let verdicts = Parallel.map(count: tiles.count) { TileVerdicts(tiles[$0], profile: profile) }
         var order: [(Int64, Int, Int)] = []  // (osm id, tile, node)
         for (t, tile) in tiles.enumerated() {

@@ -26,7 +26,7 @@ struct TileVerdicts {
         var durationDeciseconds: UInt32
     }
 
-    init(_ tile: RoutingTile, profile: CarProfile) {
+    init(_ tile: RoutingTile, profile: TravelProfile) {
         var asked = [Bool](repeating: false, count: tile.tagSetCount)
         ways = [WayVerdict?](repeating: nil, count: tile.tagSetCount)
         for e in tile.edges where !asked[Int(e.tags)] {

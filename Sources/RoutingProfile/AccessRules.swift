@@ -12,7 +12,7 @@ public enum AccessVerdict: Int, Comparable, Sendable {
     public static func < (a: AccessVerdict, b: AccessVerdict) -> Bool { a.rawValue < b.rawValue }
 }
 
-extension CarProfile {
+extension TravelProfile {
     /// The verdict on an access value; a `;` list takes its most permissive part, so
     /// `destination;agricultural` is restricted and `yes;no` allowed.
     public func accessVerdict(_ value: String) -> AccessVerdict {

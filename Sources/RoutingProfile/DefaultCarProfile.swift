@@ -1,6 +1,6 @@
 /// The default car profile, identical to `profiles/car.json` (a test keeps the two equal), so
 /// the tools work without the file and tests do not depend on the working directory.
-extension CarProfile {
+extension TravelProfile {
     public static let embeddedDefaultJSON = """
     {
       "name": "car",

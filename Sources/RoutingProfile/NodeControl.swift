@@ -19,7 +19,7 @@ public struct NodeControl: OptionSet, Hashable, Sendable {
     public var flags: UInt8 { rawValue }
 }
 
-extension CarProfile {
+extension TravelProfile {
     /// The control a node's tags describe:
     /// - `highway=traffic_signals` → traffic signals;
     /// - `highway=crossing` with `crossing=traffic_signals` or `crossing:signals=yes` → traffic

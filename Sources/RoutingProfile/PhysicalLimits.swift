@@ -61,7 +61,7 @@ public enum PhysicalLimit {
     }
 }
 
-extension CarProfile {
+extension TravelProfile {
     /// Whether the profile's vehicle fits a way in one direction, given that direction's values
     /// of the limit keys (each nil when absent): OSRM's order of keys, first present wins.
     func vehicleFits(height: String?, width: String?, narrow: Bool, length: String?, weight: String?) -> Bool {

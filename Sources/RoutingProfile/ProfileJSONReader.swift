@@ -9,7 +9,7 @@ struct ProfileJSONReader {
 
     private func fail(_ message: String) -> ProfileError { ProfileError(file: source, message) }
 
-    func read(_ bytes: [UInt8]) throws -> CarProfileSettings {
+    func read(_ bytes: [UInt8]) throws -> ProfileSettings {
         let root: JSONValue
         do {
             root = try JSONReader.parse(bytes)
@@ -61,11 +61,11 @@ struct ProfileJSONReader {
             throw fail("turns.drivingSide must be \"right\" or \"left\", got \(display(sideValue))")
         }
         let uTurnValue = try field(turns, "uTurns", in: "turns")
-        guard let uTurnName = uTurnValue.stringValue, let uTurns = CarProfileSettings.UTurnRule(rawValue: uTurnName) else {
+        guard let uTurnName = uTurnValue.stringValue, let uTurns = ProfileSettings.UTurnRule(rawValue: uTurnName) else {
             throw fail("turns.uTurns must be \"notAtIntersections\", \"anywhere\" or \"deadEnds\", got \(display(uTurnValue))")
         }
 
-        var settings = CarProfileSettings(
+        var settings = ProfileSettings(
             name: name, highwaySpeedsKmh: speeds, maxspeedFactor: factor, deniedAccessValues: Set(denied),
             trafficSignalsDelaySeconds: try delay("trafficSignals"), stopDelaySeconds: try delay("stop"),
             giveWayDelaySeconds: try delay("giveWay"),

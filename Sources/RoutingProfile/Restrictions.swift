@@ -75,7 +75,7 @@ public struct RestrictionVerdict: Equatable, Sendable {
     public var isConditional: Bool { !condition.isEmpty }
 }
 
-extension CarProfile {
+extension TravelProfile {
     /// Whether a relation is a turn restriction for cars, and which kind:
     /// - it must have `type=restriction`;
     /// - the value comes from the most specific key present: `restriction:motorcar`,

@@ -6,7 +6,7 @@ public enum DrivingSide: String, Sendable {
     case left
 }
 
-extension CarProfile {
+extension TravelProfile {
     /// Turns at least this sharp count as U-turns when the caller does not say.
     public static let uTurnMinimumAngleDegrees = 175.0
 
@@ -47,7 +47,7 @@ extension CarProfile {
         } else {
             seconds = penalty / (1 + exp(-((13 * bias) * -angle / 180 - 6.5 / bias)))
         }
-        if isUTurn ?? (abs(angle) >= CarProfile.uTurnMinimumAngleDegrees) {
+        if isUTurn ?? (abs(angle) >= TravelProfile.uTurnMinimumAngleDegrees) {
             seconds += settings.uTurnPenaltySeconds
         }
         return seconds

@@ -38,7 +38,7 @@ public struct WayAttributes: Equatable, Sendable {
     }
 }
 
-extension CarProfile {
+extension TravelProfile {
     /// Cheap pre-filter before building a tag dictionary: whether ways with this `highway=*`
     /// value are routable without any access tag (the value names a class with a speed).
     @inline(__always)

@@ -12,17 +12,18 @@ struct RouteGraph: ParsableCommand {
         commandName: "route-graph",
         abstract: "Compile unpacked routing tiles into a contraction-hierarchy graph file.",
         discussion: """
-        Reads one or more directories written by tilepack-unpack (same data version and profile),
-        stitches their tiles, and writes one graph file that route-query maps into memory.
-        A JSON summary goes to stdout.
+        Reads one or more directories written by tilepack-unpack (same data version), stitches
+        their tiles, applies the profile (the tiles serve every mode) and writes one graph file
+        that route-query maps into memory. A JSON summary goes to stdout.
 
-        Example:
+        Examples:
           route-graph out/routing/liechtenstein --output out/liechtenstein.chg
+          route-graph out/routing/liechtenstein --profile profiles/foot.json --output out/liechtenstein-foot.chg
         """)
 
     @Argument(help: "Unpacked routing directories.") var directories: [String]
     @Option(help: "The graph file to write.") var output: String
-    @Option(help: "The profile the tiles were built with (default: profiles/car.json).") var profile: String?
+    @Option(help: "The profile to apply: profiles/car.json (default), bicycle.json, foot.json or your own.") var profile: String?
     @OptionGroup var common: CommonOptions
     @Flag(help: "Contraction statistics on stderr.") var verbose = false
     @Option(help: "Witness search settle limit during contraction (tuning).") var witnessSettleLimit: Int?
@@ -43,8 +44,8 @@ struct RouteGraph: ParsableCommand {
 
     func run() throws {
         let started = MonotonicClock.nanoseconds()
-        let carProfile = try CarProfile.load(path: profile)
-        var build = GraphBuild(profile: carProfile, threads: common.threadCount)
+        let travelProfile = try TravelProfile.load(path: profile)
+        var build = GraphBuild(profile: travelProfile, threads: common.threadCount)
         build.coreSize = coreSize
         if verbose { build.log = { StdIO.err("route-graph: " + $0 + "\n") } }
         if witnessSettleLimit != nil || simulationSettleLimit != nil {

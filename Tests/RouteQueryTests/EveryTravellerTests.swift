@@ -15,7 +15,7 @@ final class EveryTravellerTests: XCTestCase {
 
     static let profiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("profiles")
-    func profile(_ name: String) throws -> CarProfile { try CarProfile.load(path: Self.profiles.appendingPathComponent(name + ".json").path) }
+    func profile(_ name: String) throws -> TravelProfile { try TravelProfile.load(path: Self.profiles.appendingPathComponent(name + ".json").path) }
 
     /// Metres of the route between nodes `from` and `to`, or nil when there is none.
     func metres(_ s: RouteService, _ at: [Int64: OSMNode], _ from: Int64, _ to: Int64) -> Double? {
@@ -69,11 +69,11 @@ final class EveryTravellerTests: XCTestCase {
         }
         let all = restriction([("restriction", "no_left_turn")])
         let carsOnly = restriction([("restriction:motorcar", "no_left_turn")])
-        func direct(_ p: CarProfile, _ r: [OSMRelation]) throws -> Bool {
+        func direct(_ p: TravelProfile, _ r: [OSMRelation]) throws -> Bool {
             let (s, at) = try map.service(nodes, ways, r, profile: p)
             return abs((metres(s, at, 1, 4) ?? 0) - 600) < 2
         }
-        let car = CarProfile.embeddedDefault, bicycle = try profile("bicycle"), foot = try profile("foot")
+        let car = TravelProfile.embeddedDefault, bicycle = try profile("bicycle"), foot = try profile("foot")
         XCTAssertFalse(try direct(car, all))
         XCTAssertFalse(try direct(bicycle, all))
         XCTAssertTrue(try direct(foot, all))

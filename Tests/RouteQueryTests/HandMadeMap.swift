@@ -32,7 +32,7 @@ final class HandMadeMap {
 
     /// The service over the map for `profile` (the car by default), and its nodes by id.
     func service(_ nodes: [OSMNode], _ ways: [OSMWay], _ relations: [OSMRelation] = [],
-                 profile: CarProfile = .embeddedDefault) throws -> (RouteService, [Int64: OSMNode]) {
+                 profile: TravelProfile = .embeddedDefault) throws -> (RouteService, [Int64: OSMNode]) {
         maps += 1
         let map = "map\(maps)"
         var writer = PBFWriter()

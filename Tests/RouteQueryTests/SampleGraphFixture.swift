@@ -33,7 +33,7 @@ enum SampleGraphFixture {
         let result = Result { () throws -> (path: String, file: GraphFile) in
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             atexit { try? FileManager.default.removeItem(at: SampleGraphFixture.directory) }
-            let profile = CarProfile.embeddedDefault
+            let profile = TravelProfile.embeddedDefault
             let tiles = try RoutingTileBuild(grid: RoutingGrid.standard).run(PBFReader(path: samplePBF), selected: nil)
             let pack = directory.appendingPathComponent("li.routing.pack").path
             try RoutingPackWriter.write(header: RoutingPackHeader(dataVersion: tiles.dataVersion, profileName: RoutingTagSchema.name,

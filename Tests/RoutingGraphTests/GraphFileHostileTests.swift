@@ -43,7 +43,7 @@ final class GraphFileHostileTests: XCTestCase {
         let tiles = dir.appendingPathComponent("west-only").path
         _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tiles, progress: SilentProgress())
         // A small core: verify()'s complete check of it runs on each of thousands of files.
-        var build = GraphBuild(profile: CarProfile.embeddedDefault)
+        var build = GraphBuild(profile: TravelProfile.embeddedDefault)
         build.coreSize = 64
         _ = try build.run(directories: [tiles], output: graph)
         return graph

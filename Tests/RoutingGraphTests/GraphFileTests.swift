@@ -32,7 +32,7 @@ final class GraphFileTests: XCTestCase {
         let tilesDir = dir.appendingPathComponent("tiles").path
         _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tilesDir, progress: SilentProgress())
         let graph = dir.appendingPathComponent("li.chg").path
-        let summary = try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [tilesDir], output: graph)
+        let summary = try GraphBuild(profile: TravelProfile.embeddedDefault).run(directories: [tilesDir], output: graph)
         built = (dir, graph, summary)
         atexit { GraphFileTests.removeSampleGraph() }
         return built!
@@ -56,7 +56,7 @@ final class GraphFileTests: XCTestCase {
         // The oracle: the turn graph rebuilt in memory from the same tiles, with plain Dijkstra.
         let tiles = try TileSet.load([try sampleGraph().dir.appendingPathComponent("tiles").path]).tiles
         let g = ChainCompression.compress(RoadGraph(tiles: tiles))
-        let eb = EdgeBasedGraph(g, profile: CarProfile.embeddedDefault)
+        let eb = EdgeBasedGraph(g, profile: TravelProfile.embeddedDefault)
         XCTAssertEqual(eb.nodeCount, n)
         // The file numbers edges by place (`orderBySpace`).
         var placed = g
@@ -125,7 +125,7 @@ final class GraphFileTests: XCTestCase {
             _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: stitched, progress: SilentProgress())
         }
         let graph = dir.appendingPathComponent("stitched.chg").path
-        _ = try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [stitched], output: graph)
+        _ = try GraphBuild(profile: TravelProfile.embeddedDefault).run(directories: [stitched], output: graph)
         let file = try GraphFile(path: graph)
         let n = file.scalar(.edgeBasedNodeCount)
         let ch = CHQuery(graph: file.hierarchy)
@@ -203,7 +203,7 @@ final class GraphFileTests: XCTestCase {
         XCTAssertGreaterThan(s.restrictedTurns, 40)
         XCTAssertGreaterThan(s.mainComponentShare, 0.95)
         let again = dir.appendingPathComponent("again.chg").path
-        _ = try GraphBuild(profile: CarProfile.embeddedDefault, threads: 1).run(directories: [dir.appendingPathComponent("tiles").path], output: again)
+        _ = try GraphBuild(profile: TravelProfile.embeddedDefault, threads: 1).run(directories: [dir.appendingPathComponent("tiles").path], output: again)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: graph)), try Data(contentsOf: URL(fileURLWithPath: again)))
     }
 
@@ -253,7 +253,7 @@ final class GraphFileTests: XCTestCase {
         let tilesDir = dir.appendingPathComponent("offnode-tiles").path
         _ = try RoutingPackUnpacker.unpack(packPath: pack, outputDir: tilesDir, progress: SilentProgress())
         let out = dir.appendingPathComponent("offnode.chg").path
-        XCTAssertThrowsError(try GraphBuild(profile: CarProfile.embeddedDefault).run(directories: [tilesDir], output: out)) { error in
+        XCTAssertThrowsError(try GraphBuild(profile: TravelProfile.embeddedDefault).run(directories: [tilesDir], output: out)) { error in
             XCTAssertTrue("\(error)".hasPrefix("\(tilesDir): the routing tiles' edge from OSM node "), "\(error)")
             XCTAssertTrue("\(error)".hasSuffix("has a shape that does not start and end at those nodes"), "\(error)")
         }
@@ -263,7 +263,7 @@ final class GraphFileTests: XCTestCase {
     func testBadDirectoriesAreRefused() throws {
         let (dir, _, _) = try sampleGraph()
         let out = dir.appendingPathComponent("bad.chg").path
-        let build = GraphBuild(profile: CarProfile.embeddedDefault)
+        let build = GraphBuild(profile: TravelProfile.embeddedDefault)
         XCTAssertThrowsError(try build.run(directories: [dir.appendingPathComponent("missing").path], output: out))
         let empty = dir.appendingPathComponent("emptydir")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)

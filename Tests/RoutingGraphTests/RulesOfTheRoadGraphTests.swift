@@ -14,7 +14,7 @@ final class RulesOfTheRoadGraphTests: XCTestCase {
     let nodes = [OSMNode(id: 1, lat: 47.10, lon: 9.50), OSMNode(id: 2, lat: 47.10, lon: 9.51),
                  OSMNode(id: 3, lat: 47.10, lon: 9.52), OSMNode(id: 4, lat: 47.09, lon: 9.51)]
 
-    func graph(nodes: [OSMNode]? = nil, _ ways: [OSMWay], profile: CarProfile = .embeddedDefault) throws -> (RoadGraph, EdgeBasedGraph) {
+    func graph(nodes: [OSMNode]? = nil, _ ways: [OSMWay], profile: TravelProfile = .embeddedDefault) throws -> (RoadGraph, EdgeBasedGraph) {
         let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofHandMade: nodes ?? self.nodes, ways)))
         return (g, EdgeBasedGraph(g, profile: profile))
     }
@@ -75,14 +75,14 @@ final class RulesOfTheRoadGraphTests: XCTestCase {
         let (go, ebo) = try graph(oneways)
         XCTAssertNotNil(arc(ebo, try node(go, ebo, 1, 2), try node(go, ebo, 2, 1)), "the only way in")
 
-        var settings = CarProfile.embeddedDefault.settings
+        var settings = TravelProfile.embeddedDefault.settings
         settings.uTurns = .anywhere
-        let (ga, eba) = try graph(ways, profile: CarProfile(settings: settings))
+        let (ga, eba) = try graph(ways, profile: TravelProfile(settings: settings))
         let uTurn = try XCTUnwrap(arc(eba, try node(ga, eba, 1, 2), try node(ga, eba, 2, 1)), "anywhere: at a junction too")
         XCTAssertGreaterThanOrEqual(uTurn, eba.nodeWeight[Int(try node(ga, eba, 2, 1))] + 200, "at the U-turn penalty")
 
         settings.uTurns = .deadEnds
-        let (g2, eb2) = try graph(nodes: circle, ways, profile: CarProfile(settings: settings))
+        let (g2, eb2) = try graph(nodes: circle, ways, profile: TravelProfile(settings: settings))
         XCTAssertNil(arc(eb2, try node(g2, eb2, 1, 2), try node(g2, eb2, 2, 1)), "deadEnds: not even at a turning circle")
         XCTAssertNotNil(arc(eb2, try node(g2, eb2, 2, 4), try node(g2, eb2, 4, 2)), "dead ends keep theirs")
     }

@@ -54,7 +54,7 @@ final class SampleGraphTests: XCTestCase {
 
     func testComponentsPutTheMainNetworkFirst() throws {
         let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofPBF: samplePBF)))
-        let eb = EdgeBasedGraph(g, profile: CarProfile.embeddedDefault)
+        let eb = EdgeBasedGraph(g, profile: TravelProfile.embeddedDefault)
         var first = [UInt32](repeating: 0, count: eb.nodeCount + 1)
         for t in eb.arcs.tails { first[Int(t) + 1] += 1 }
         for v in 0..<eb.nodeCount { first[v + 1] += first[v] }

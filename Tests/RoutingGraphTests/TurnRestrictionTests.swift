@@ -28,7 +28,7 @@ final class TurnRestrictionTests: XCTestCase {
     /// The OSM node sequence of the best route from W (having driven W→C) to a node.
     func route(to target: Int64, _ relations: [OSMRelation]) throws -> [Int64] {
         let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofHandMade: nodes, ways(), relations)))
-        let eb = EdgeBasedGraph(g, profile: CarProfile.embeddedDefault)
+        let eb = EdgeBasedGraph(g, profile: TravelProfile.embeddedDefault)
         let (start, forward) = try XCTUnwrap(g.edge(1, 2))
         let source = eb.nodeOfEdgeDirection[2 * start + (forward ? 0 : 1)]
         // Any direction of travel that ends at the target node.
@@ -78,7 +78,7 @@ final class TurnRestrictionTests: XCTestCase {
 
     func testTurnCountsAndPenalties() throws {
         let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofHandMade: nodes, ways(), [restriction("no_left_turn", from: 10, to: 12)])))
-        let eb = EdgeBasedGraph(g, profile: CarProfile.embeddedDefault)
+        let eb = EdgeBasedGraph(g, profile: TravelProfile.embeddedDefault)
         XCTAssertEqual(g.edgeCount, 6)
         XCTAssertEqual(eb.nodeCount, 12)
         XCTAssertEqual(eb.restrictedTurns, 1)
@@ -97,9 +97,9 @@ final class TurnRestrictionTests: XCTestCase {
         XCTAssertNil(arcWeight(2 * wc, 2 * wc + 1), "no U-turn at a usual junction")
 
         // With U-turns anywhere: one for each direction arriving at a node, dearer than any turn.
-        var settings = CarProfile.embeddedDefault.settings
+        var settings = TravelProfile.embeddedDefault.settings
         settings.uTurns = .anywhere
-        let anywhere = EdgeBasedGraph(g, profile: CarProfile(settings: settings))
+        let anywhere = EdgeBasedGraph(g, profile: TravelProfile(settings: settings))
         XCTAssertEqual(anywhere.uTurns, 12)
         let uTurn = try XCTUnwrap((0..<anywhere.arcs.tails.count).first {
             anywhere.arcs.tails[$0] == anywhere.nodeOfEdgeDirection[2 * wc] && anywhere.arcs.heads[$0] == anywhere.nodeOfEdgeDirection[2 * wc + 1]
@@ -111,7 +111,7 @@ final class TurnRestrictionTests: XCTestCase {
         let nodes = [OSMNode(id: 1, lat: 47.10, lon: 9.50), OSMNode(id: 2, lat: 47.10, lon: 9.51)]
         let ways = [OSMWay(id: 1, refs: [1, 2], tags: [("highway", "residential")])]
         let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofHandMade: nodes, ways)))
-        let eb = EdgeBasedGraph(g, profile: CarProfile.embeddedDefault)
+        let eb = EdgeBasedGraph(g, profile: TravelProfile.embeddedDefault)
         XCTAssertEqual(eb.uTurns, 2)
         // 20 s U-turn penalty on top of the drive back.
         XCTAssertTrue(zip(eb.arcs.heads, eb.arcs.weights).allSatisfy { $1 >= eb.nodeWeight[Int($0)] + 200 })

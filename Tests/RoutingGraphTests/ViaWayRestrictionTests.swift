@@ -12,7 +12,7 @@ final class ViaWayRestrictionTests: XCTestCase {
     /// over the edge-based graph (copies included), or nil when there is none.
     func route(_ nodes: [OSMNode], _ ways: [OSMWay], _ relations: [OSMRelation], start a: Int64, _ b: Int64, to target: Int64) throws -> [Int64]? {
         let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofHandMade: nodes, ways, relations)))
-        let eb = EdgeBasedGraph(g, profile: CarProfile.embeddedDefault)
+        let eb = EdgeBasedGraph(g, profile: TravelProfile.embeddedDefault)
         let (start, forward) = try XCTUnwrap(g.edge(a, b))
         let source = eb.nodeOfEdgeDirection[2 * start + (forward ? 0 : 1)]
         var targets = Set<UInt32>()
@@ -69,7 +69,7 @@ final class ViaWayRestrictionTests: XCTestCase {
         // From c the same turn is allowed.
         XCTAssertEqual(try route(square(), squareWays, r, start: 3, 2, to: 4), [3, 2, 5, 4])
         let g = ChainCompression.compress(RoadGraph(tiles: try tiles(ofHandMade: square(), squareWays, r)))
-        let eb = EdgeBasedGraph(g, profile: CarProfile.embeddedDefault)
+        let eb = EdgeBasedGraph(g, profile: TravelProfile.embeddedDefault)
         XCTAssertEqual(eb.nodeCount - eb.firstCopy, 1)   // be, copied for drivers from ab
         XCTAssertEqual(eb.edgeDirectionOfNode[eb.firstCopy], eb.edgeDirectionOfNode[Int(eb.nodeOfEdgeDirection[Int(eb.edgeDirectionOfNode[eb.firstCopy])])])
     }

@@ -29,7 +29,7 @@ final class CarProfileTests: XCTestCase {
     private func loadError(_ text: String) -> String {
         do {
             let path = try write(text)
-            _ = try CarProfile.load(path: path)
+            _ = try TravelProfile.load(path: path)
             return "no error"
         } catch let error as ProfileError {
             return error.message
@@ -39,16 +39,16 @@ final class CarProfileTests: XCTestCase {
     }
 
     func testFileAndEmbeddedDefaultAreEqual() throws {
-        let file = try CarProfile.load(path: repositoryProfilePath)
-        XCTAssertEqual(file, CarProfile.embeddedDefault)
-        XCTAssertEqual(file.hash, CarProfile.embeddedDefault.hash)
+        let file = try TravelProfile.load(path: repositoryProfilePath)
+        XCTAssertEqual(file, TravelProfile.embeddedDefault)
+        XCTAssertEqual(file.hash, TravelProfile.embeddedDefault.hash)
         XCTAssertEqual(file.source, repositoryProfilePath)
-        XCTAssertEqual(CarProfile.embeddedDefault.source, CarProfile.embeddedSource)
+        XCTAssertEqual(TravelProfile.embeddedDefault.source, TravelProfile.embeddedSource)
         XCTAssertEqual(file.name, "car")
     }
 
     func testDefaultValues() {
-        let s = CarProfile.embeddedDefault.settings
+        let s = TravelProfile.embeddedDefault.settings
         XCTAssertEqual(s.highwaySpeedsKmh.count, 16)
         XCTAssertEqual(s.highwaySpeedsKmh[.motorway], 110)
         XCTAssertEqual(s.highwaySpeedsKmh[.livingStreet], 10)
@@ -66,8 +66,8 @@ final class CarProfileTests: XCTestCase {
     /// Tiles record this hash; changing the default profile (or the tag rules version) changes
     /// it on purpose. Update the value here when that is intended.
     func testDefaultHashIsPinned() {
-        XCTAssertEqual(CarProfile.embeddedDefault.hash.count, 64)
-        XCTAssertEqual(CarProfile.embeddedDefault.settings.canonicalJSON,
+        XCTAssertEqual(TravelProfile.embeddedDefault.hash.count, 64)
+        XCTAssertEqual(TravelProfile.embeddedDefault.settings.canonicalJSON,
                        "{\"rules\":4,\"deniedAccessValues\":[\"agricultural\",\"bus\",\"customers\",\"delivery\",\"destination\","
                        + "\"emergency\",\"emergency_vehicle\",\"foot\",\"forestry\",\"military\",\"minibus\",\"no\",\"official\","
                        + "\"private\",\"psv\",\"restricted\",\"share_taxi\",\"taxi\"],\"drivingSide\":\"right\","
@@ -94,22 +94,22 @@ final class CarProfileTests: XCTestCase {
 
     func testHashIgnoresFormattingAndKeyOrder() throws {
         // The default file, keys sorted, whitespace gone, lists shuffled and repeated, 20 as 20.0.
-        let object = try JSONSerialization.jsonObject(with: Data(CarProfile.embeddedDefaultJSON.utf8)) as! [String: Any]
+        let object = try JSONSerialization.jsonObject(with: Data(TravelProfile.embeddedDefaultJSON.utf8)) as! [String: Any]
         var reordered = object
         reordered["deniedAccessValues"] = Array((object["deniedAccessValues"] as! [String]).reversed()) + ["no"]
         reordered["passableBarriers"] = Array((object["passableBarriers"] as! [String]).reversed())
         let compact = String(decoding: try JSONSerialization.data(withJSONObject: reordered, options: [.sortedKeys]), as: UTF8.self)
             .replacingOccurrences(of: "\"uTurnPenalty\":20", with: "\"uTurnPenalty\":20.0")
-        XCTAssertNotEqual(compact, CarProfile.embeddedDefaultJSON)
-        let p = try CarProfile.load(path: try write(compact))
-        XCTAssertEqual(p.hash, CarProfile.embeddedDefault.hash)
-        XCTAssertEqual(p, CarProfile.embeddedDefault)
+        XCTAssertNotEqual(compact, TravelProfile.embeddedDefaultJSON)
+        let p = try TravelProfile.load(path: try write(compact))
+        XCTAssertEqual(p.hash, TravelProfile.embeddedDefault.hash)
+        XCTAssertEqual(p, TravelProfile.embeddedDefault)
     }
 
     func testHashChangesWithAnyValue() throws {
-        let base = CarProfile.embeddedDefault
+        let base = TravelProfile.embeddedDefault
         var hashes: Set<String> = [base.hash]
-        var edits: [CarProfileSettings] = []
+        var edits: [ProfileSettings] = []
         var s = base.settings; s.highwaySpeedsKmh[.primary] = 71; edits.append(s)
         s = base.settings; s.highwaySpeedsKmh[.service] = nil; edits.append(s)
         s = base.settings; s.maxspeedFactor = 0.8; edits.append(s)
@@ -128,45 +128,45 @@ final class CarProfileTests: XCTestCase {
         s = base.settings; s.vehicleHeightM = 3; edits.append(s)
         s = base.settings; s.surfaceSpeedsKmh["mud"] = 5; edits.append(s)
         s = base.settings; s.ferrySpeedKmh = 6; edits.append(s)
-        for edit in edits { hashes.insert(CarProfile(settings: edit).hash) }
+        for edit in edits { hashes.insert(TravelProfile(settings: edit).hash) }
         XCTAssertEqual(hashes.count, edits.count + 1)
 
-        let edited = CarProfile.embeddedDefaultJSON.replacingOccurrences(of: "\"primary\": 70", with: "\"primary\": 75")
-        XCTAssertNotEqual(edited, CarProfile.embeddedDefaultJSON)
-        XCTAssertNotEqual(try CarProfile.load(path: try write(edited)).hash, base.hash)
+        let edited = TravelProfile.embeddedDefaultJSON.replacingOccurrences(of: "\"primary\": 70", with: "\"primary\": 75")
+        XCTAssertNotEqual(edited, TravelProfile.embeddedDefaultJSON)
+        XCTAssertNotEqual(try TravelProfile.load(path: try write(edited)).hash, base.hash)
     }
 
     func testLoadWithoutPathPrefersProfilesDirectoryThenEmbedded() throws {
         let previous = FileManager.default.currentDirectoryPath
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(temporaryDirectory.path))
-        let embedded = try CarProfile.load(path: nil)
-        XCTAssertEqual(embedded.source, CarProfile.embeddedSource)
+        let embedded = try TravelProfile.load(path: nil)
+        XCTAssertEqual(embedded.source, TravelProfile.embeddedSource)
 
         try FileManager.default.createDirectory(at: temporaryDirectory.appendingPathComponent("profiles"), withIntermediateDirectories: true)
-        let custom = CarProfile.embeddedDefaultJSON.replacingOccurrences(of: "\"service\": 15", with: "\"service\": 20")
+        let custom = TravelProfile.embeddedDefaultJSON.replacingOccurrences(of: "\"service\": 15", with: "\"service\": 20")
         try Data(custom.utf8).write(to: temporaryDirectory.appendingPathComponent("profiles/car.json"))
-        let fromDirectory = try CarProfile.load(path: nil)
+        let fromDirectory = try TravelProfile.load(path: nil)
         XCTAssertEqual(fromDirectory.source, "profiles/car.json")
         XCTAssertEqual(fromDirectory.settings.highwaySpeedsKmh[.service], 20)
 
         try Data("{".utf8).write(to: temporaryDirectory.appendingPathComponent("profiles/car.json"))
-        XCTAssertThrowsError(try CarProfile.load(path: nil), "a broken default file is an error, not silently replaced")
+        XCTAssertThrowsError(try TravelProfile.load(path: nil), "a broken default file is an error, not silently replaced")
     }
 
     func testUnreadableFile() {
         let missing = temporaryDirectory.appendingPathComponent("nope.json").path
-        XCTAssertThrowsError(try CarProfile.load(path: missing)) { error in
+        XCTAssertThrowsError(try TravelProfile.load(path: missing)) { error in
             let e = error as? ProfileError
             XCTAssertEqual(e?.file, missing)
             XCTAssertTrue(e?.message.hasPrefix("cannot read profile") ?? false, "\(error)")
             XCTAssertTrue("\(error)".hasPrefix(missing + ": "))
         }
-        XCTAssertThrowsError(try CarProfile.load(path: temporaryDirectory.path), "a directory is not a profile")
+        XCTAssertThrowsError(try TravelProfile.load(path: temporaryDirectory.path), "a directory is not a profile")
     }
 
     func testBadFilesNameTheField() {
-        let base = CarProfile.embeddedDefaultJSON
+        let base = TravelProfile.embeddedDefaultJSON
         func edit(_ old: String, _ new: String) -> String {
             let edited = base.replacingOccurrences(of: old, with: new)
             XCTAssertNotEqual(edited, base, "edit \(old) did not apply")

@@ -4,7 +4,7 @@ import XCTest
 /// The car profile's rules of the road, each against OSRM's car profile behaviour
 /// (../shared/osrm-features/car/*.feature name the same cases).
 final class RulesOfTheRoadTests: XCTestCase {
-    let car = CarProfile.embeddedDefault
+    let car = TravelProfile.embeddedDefault
 
     private func way(_ tags: [String: String]) -> WayAttributes? { car.evaluateWay(tags: tags) }
     private func directions(_ tags: [String: String]) -> String {

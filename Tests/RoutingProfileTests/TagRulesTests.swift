@@ -27,7 +27,7 @@ final class MaxspeedTests: XCTestCase {
 }
 
 final class RestrictionTests: XCTestCase {
-    let car = CarProfile.embeddedDefault
+    let car = TravelProfile.embeddedDefault
 
     func testKinds() {
         XCTAssertEqual(RestrictionKind.allCases.map(\.osmValue), [
@@ -103,7 +103,7 @@ final class RestrictionTests: XCTestCase {
 }
 
 final class NodeControlTests: XCTestCase {
-    let car = CarProfile.embeddedDefault
+    let car = TravelProfile.embeddedDefault
 
     func testControls() {
         XCTAssertEqual(car.nodeControl(tags: ["highway": "traffic_signals"]), .trafficSignals)

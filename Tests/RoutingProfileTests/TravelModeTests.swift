@@ -7,12 +7,12 @@ import XCTest
 final class TravelModeTests: XCTestCase {
     static let profiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("profiles")
-    let car = CarProfile.embeddedDefault
-    lazy var foot = try! CarProfile.load(path: Self.profiles.appendingPathComponent("foot.json").path)
-    lazy var bicycle = try! CarProfile.load(path: Self.profiles.appendingPathComponent("bicycle.json").path)
+    let car = TravelProfile.embeddedDefault
+    lazy var foot = try! TravelProfile.load(path: Self.profiles.appendingPathComponent("foot.json").path)
+    lazy var bicycle = try! TravelProfile.load(path: Self.profiles.appendingPathComponent("bicycle.json").path)
 
     /// "forward/backward" km/h, or "-" when the way is not used.
-    private func speeds(_ p: CarProfile, _ tags: [String: String]) -> String {
+    private func speeds(_ p: TravelProfile, _ tags: [String: String]) -> String {
         guard let a = p.evaluateWay(tags: tags) else { return "-" }
         return "\(a.forward ? a.speedKmh : 0)/\(a.backward ? a.speedBackwardKmh : 0)"
     }
@@ -55,7 +55,7 @@ final class TravelModeTests: XCTestCase {
     }
 
     func testBarriers() {
-        func blocks(_ p: CarProfile, _ tags: [String: String]) -> Bool { p.nodeControl(tags: tags).contains(.barrier) }
+        func blocks(_ p: TravelProfile, _ tags: [String: String]) -> Bool { p.nodeControl(tags: tags).contains(.barrier) }
         XCTAssertTrue(blocks(car, ["barrier": "bollard"]))
         XCTAssertFalse(blocks(bicycle, ["barrier": "bollard"]))
         XCTAssertFalse(blocks(foot, ["barrier": "cycle_barrier"]))
@@ -86,7 +86,7 @@ final class TravelModeTests: XCTestCase {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("horse-\(UUID().uuidString).json").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        XCTAssertThrowsError(try CarProfile.load(path: path)) { error in
+        XCTAssertThrowsError(try TravelProfile.load(path: path)) { error in
             XCTAssertTrue("\(error)".contains("mode must be \"car\", \"bicycle\" or \"foot\", got \"horse\""), "\(error)")
             XCTAssertTrue("\(error)".contains(path), "\(error)")
         }

@@ -3,7 +3,7 @@ import XCTest
 @testable import RoutingProfile
 
 final class TurnPenaltyTests: XCTestCase {
-    let car = CarProfile.embeddedDefault
+    let car = TravelProfile.embeddedDefault
 
     func testValuesMatchOSRMFormula() {
         // OSRM car.lua process_turn with turn_penalty 7.5, turn_bias 1.075.
@@ -32,7 +32,7 @@ final class TurnPenaltyTests: XCTestCase {
             previousLeft = left
         }
         let uTurn = car.turnPenaltySeconds(turnAngleDegrees: 180)
-        for angle in stride(from: -179.0, through: 179, by: 1) where abs(angle) < CarProfile.uTurnMinimumAngleDegrees {
+        for angle in stride(from: -179.0, through: 179, by: 1) where abs(angle) < TravelProfile.uTurnMinimumAngleDegrees {
             XCTAssertLessThan(car.turnPenaltySeconds(turnAngleDegrees: angle), uTurn)
         }
         XCTAssertGreaterThan(uTurn, 27)
@@ -50,18 +50,18 @@ final class TurnPenaltyTests: XCTestCase {
     }
 
     func testTurnAngleFromBearings() {
-        XCTAssertEqual(CarProfile.turnAngleDegrees(arrivingBearing: 0, leavingBearing: 90), 90, "north then east: right")
-        XCTAssertEqual(CarProfile.turnAngleDegrees(arrivingBearing: 0, leavingBearing: 270), -90, "north then west: left")
-        XCTAssertEqual(CarProfile.turnAngleDegrees(arrivingBearing: 350, leavingBearing: 10), 20)
-        XCTAssertEqual(CarProfile.turnAngleDegrees(arrivingBearing: 10, leavingBearing: 350), -20)
-        XCTAssertEqual(abs(CarProfile.turnAngleDegrees(arrivingBearing: 45, leavingBearing: 225)), 180)
-        XCTAssertEqual(CarProfile.turnAngleDegrees(arrivingBearing: 123, leavingBearing: 123), 0)
+        XCTAssertEqual(TravelProfile.turnAngleDegrees(arrivingBearing: 0, leavingBearing: 90), 90, "north then east: right")
+        XCTAssertEqual(TravelProfile.turnAngleDegrees(arrivingBearing: 0, leavingBearing: 270), -90, "north then west: left")
+        XCTAssertEqual(TravelProfile.turnAngleDegrees(arrivingBearing: 350, leavingBearing: 10), 20)
+        XCTAssertEqual(TravelProfile.turnAngleDegrees(arrivingBearing: 10, leavingBearing: 350), -20)
+        XCTAssertEqual(abs(TravelProfile.turnAngleDegrees(arrivingBearing: 45, leavingBearing: 225)), 180)
+        XCTAssertEqual(TravelProfile.turnAngleDegrees(arrivingBearing: 123, leavingBearing: 123), 0)
     }
 
     func testLeftHandTrafficMirrorsTheBias() {
         var settings = car.settings
         settings.drivingSide = .left
-        let uk = CarProfile(settings: settings)
+        let uk = TravelProfile(settings: settings)
         for angle in stride(from: 10.0, through: 170, by: 10) {
             XCTAssertEqual(uk.turnPenaltySeconds(turnAngleDegrees: angle), car.turnPenaltySeconds(turnAngleDegrees: -angle), accuracy: 1e-12)
             XCTAssertGreaterThan(uk.turnPenaltySeconds(turnAngleDegrees: angle), uk.turnPenaltySeconds(turnAngleDegrees: -angle))
@@ -72,7 +72,7 @@ final class TurnPenaltyTests: XCTestCase {
         var settings = car.settings
         settings.turnPenaltySeconds = 0
         settings.uTurnPenaltySeconds = 60
-        let p = CarProfile(settings: settings)
+        let p = TravelProfile(settings: settings)
         XCTAssertEqual(p.turnPenaltySeconds(turnAngleDegrees: 120), 0)
         XCTAssertEqual(p.turnPenaltySeconds(turnAngleDegrees: 180), 60)
     }

@@ -2,7 +2,7 @@ import XCTest
 @testable import RoutingProfile
 
 final class WayRulesTests: XCTestCase {
-    let car = CarProfile.embeddedDefault
+    let car = TravelProfile.embeddedDefault
 
     private func way(_ tags: [String: String]) -> WayAttributes? { car.evaluateWay(tags: tags) }
 
@@ -72,7 +72,7 @@ final class WayRulesTests: XCTestCase {
     func testMaxspeedFactor() {
         var settings = car.settings
         settings.maxspeedFactor = 0.8
-        let scaled = CarProfile(settings: settings)
+        let scaled = TravelProfile(settings: settings)
         XCTAssertEqual(scaled.evaluateWay(tags: ["highway": "primary", "maxspeed": "100"])?.speedKmh, 80)
         XCTAssertEqual(scaled.evaluateWay(tags: ["highway": "primary"])?.speedKmh, 70, "class speeds are not scaled")
     }
@@ -131,7 +131,7 @@ final class WayRulesTests: XCTestCase {
     func testClassesLeftOutOfTheProfileAreNotDrivable() {
         var settings = car.settings
         settings.highwaySpeedsKmh[.service] = nil
-        let noService = CarProfile(settings: settings)
+        let noService = TravelProfile(settings: settings)
         XCTAssertNil(noService.evaluateWay(tags: ["highway": "service"]))
         XCTAssertFalse(noService.mightBeDrivable(highwayValue: "service"))
         XCTAssertNotNil(noService.evaluateWay(tags: ["highway": "residential"]))

@@ -1,6 +1,6 @@
-/// Everything editable about the car profile: the contents of `profiles/car.json`
+/// Everything editable about a profile: the contents of `profiles/car.json`, `bicycle.json`, `foot.json`
 /// (documented field by field in `profiles/README.md`).
-public struct CarProfileSettings: Equatable, Sendable {
+public struct ProfileSettings: Equatable, Sendable {
     public var name: String
     /// Who travels: which access, oneway and restriction tags speak to the traveller.
     public var mode: TravelMode = .car
@@ -91,7 +91,7 @@ public struct CarProfileSettings: Equatable, Sendable {
     /// when `evaluateWay` & co. change meaning, so tiles built with the old rules get a
     /// different profile hash.
     public var canonicalJSON: String {
-        var out = "{\"rules\":\(CarProfileSettings.rulesVersion)"
+        var out = "{\"rules\":\(ProfileSettings.rulesVersion)"
         out += ",\"deniedAccessValues\":[" + deniedAccessValues.sorted().map(jsonString).joined(separator: ",") + "]"
         out += ",\"drivingSide\":" + jsonString(drivingSide.rawValue)
         out += ",\"highwaySpeedsKmh\":{"

@@ -1,15 +1,16 @@
 import OffgridCore
 import Foundation
 
-/// The car routing profile: which ways cars use, how fast, and what turns and controls cost.
+/// A routing profile: who travels (`TravelMode`: car, bicycle, foot), which ways they use, how
+/// fast, and what turns and controls cost.
 ///
-/// Settings come from an editable JSON file (`profiles/car.json`, documented in
-/// `profiles/README.md`); the rules that interpret OSM tags are in `WayRules.swift`,
+/// Settings come from an editable JSON file (`profiles/car.json`, `bicycle.json`, `foot.json`,
+/// documented in `profiles/README.md`); the rules that interpret OSM tags are in `WayRules.swift`,
 /// `Maxspeed.swift`, `NodeControl.swift`, `Restrictions.swift` and `TurnPenalty.swift`.
-/// Routing tiles record `hash`, so tiles built with different profiles are never mixed.
-public struct CarProfile: Sendable, Equatable {
-    public let settings: CarProfileSettings
-    /// Where the settings came from: a file path, or `CarProfile.embeddedSource`.
+/// Graph files record `name` and `hash`.
+public struct TravelProfile: Sendable, Equatable {
+    public let settings: ProfileSettings
+    /// Where the settings came from: a file path, or `TravelProfile.embeddedSource`.
     public let source: String
     /// Hex SHA-256 of `settings.canonicalJSON`.
     public let hash: String
@@ -22,7 +23,7 @@ public struct CarProfile: Sendable, Equatable {
     public static let embeddedSource = "embedded default"
     public static let defaultPath = "profiles/car.json"
 
-    public init(settings: CarProfileSettings, source: String = CarProfile.embeddedSource) {
+    public init(settings: ProfileSettings, source: String = TravelProfile.embeddedSource) {
         self.settings = settings
         self.source = source
         self.hash = SHA256.hex(SHA256.hash(Array(settings.canonicalJSON.utf8)))
@@ -30,13 +31,13 @@ public struct CarProfile: Sendable, Equatable {
     }
 
     /// Profiles are equal when their settings are; where they were read from does not matter.
-    public static func == (a: CarProfile, b: CarProfile) -> Bool { a.settings == b.settings }
+    public static func == (a: TravelProfile, b: TravelProfile) -> Bool { a.settings == b.settings }
 
-    /// The built-in default, parsed from `CarProfile.embeddedDefaultJSON` (the same content as
+    /// The built-in default, parsed from `TravelProfile.embeddedDefaultJSON` (the same content as
     /// `profiles/car.json`; a test keeps them equal).
-    public static let embeddedDefault: CarProfile = {
+    public static let embeddedDefault: TravelProfile = {
         do {
-            return try CarProfile.parse(json: Array(embeddedDefaultJSON.utf8), source: embeddedSource)
+            return try TravelProfile.parse(json: Array(embeddedDefaultJSON.utf8), source: embeddedSource)
         } catch {
             preconditionFailure("the embedded default car profile is invalid: \(error)")
         }
@@ -46,13 +47,13 @@ public struct CarProfile: Sendable, Equatable {
     /// - `path` given: that file (errors if it cannot be read or is invalid);
     /// - `path` nil: `profiles/car.json` relative to the current directory if that file exists,
     ///   else the embedded default.
-    public static func load(path: String?) throws -> CarProfile {
+    public static func load(path: String?) throws -> TravelProfile {
         if let path { return try load(file: path) }
         if FileManager.default.fileExists(atPath: defaultPath) { return try load(file: defaultPath) }
         return embeddedDefault
     }
 
-    private static func load(file path: String) throws -> CarProfile {
+    private static func load(file path: String) throws -> TravelProfile {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -64,7 +65,7 @@ public struct CarProfile: Sendable, Equatable {
     }
 
     /// Parses and validates profile JSON; errors name `source` and the offending field.
-    public static func parse(json: [UInt8], source: String) throws -> CarProfile {
-        CarProfile(settings: try ProfileJSONReader(source: source).read(json), source: source)
+    public static func parse(json: [UInt8], source: String) throws -> TravelProfile {
+        TravelProfile(settings: try ProfileJSONReader(source: source).read(json), source: source)
     }
 }
