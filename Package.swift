@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "RegionLoader", dependencies: ["TileStore", "PackRepository", "RepositoryClient", "TileMath", "MapPacks", "OffgridCore"]),
         .target(name: "RouteQuery", dependencies: ["RoutingGraph", "RoutingProfile", "ContractionHierarchy", "TileMath", "OffgridCore", "CShims"]),
         // OSRM's HTTP API v1 over RouteQuery (route-query serve), on Hummingbird 2.
-        .target(name: "OSRMServer", dependencies: ["RouteQuery", "RoutingGraph", "OffgridCore",
+        .target(name: "OSRMServer", dependencies: ["RouteQuery", "RoutingGraph", "RoutingProfile", "OffgridCore",
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "NIOCore", package: "swift-nio"),

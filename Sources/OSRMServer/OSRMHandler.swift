@@ -40,12 +40,18 @@ public final class OSRMHandler: Sendable {
     public let limits: OSRMLimits
     /// Longer request targets get 414.
     public let maxURLBytes: Int
-    let workers: WorkerPool
+    /// One graph per traveller, chosen by the URL's profile (`ServedProfiles`).
+    let profiles: ServedProfiles<WorkerPool>
 
-    public init(data: RoutingData, workers count: Int, limits: OSRMLimits = OSRMLimits(), maxURLBytes: Int = 65_536) throws {
+    /// Serves `graphs`, at most one per travel mode (their headers say which).
+    public init(graphs: [RoutingData], workers count: Int, limits: OSRMLimits = OSRMLimits(), maxURLBytes: Int = 65_536) throws {
         self.limits = limits
         self.maxURLBytes = maxURLBytes
-        workers = try WorkerPool(data: data, count: count)
+        profiles = try ServedProfiles(graphs.map { ($0.file.travelMode, try WorkerPool(data: $0, count: count), $0.file.path) })
+    }
+
+    public convenience init(data: RoutingData, workers count: Int, limits: OSRMLimits = OSRMLimits(), maxURLBytes: Int = 65_536) throws {
+        try self.init(graphs: [data], workers: count, limits: limits, maxURLBytes: maxURLBytes)
     }
 
     public func answer(method: String, target: String) -> OSRMAnswer {
@@ -58,6 +64,7 @@ public final class OSRMHandler: Sendable {
         if target == "/health" || target.hasPrefix("/health?") { return OSRMAnswer(status: 200, body: #"{"code":"Ok"}"#) }
         do throws(QueryFailure) {
             let url = try OSRMURL(target: target.utf8)
+            let workers = try profiles.graph(for: url.profile)
             let query = try OSRMQuery(url)
             try limits.check(query)
             return try workers.with { worker throws(QueryFailure) in try worker.answer(query) }

@@ -5,9 +5,10 @@ import NIOCore
 import NIOPosix
 import RouteQuery
 
-/// `route-query serve`: OSRM's HTTP API v1 over one mapped graph, on Hummingbird 2.
+/// `route-query serve`: OSRM's HTTP API v1 over mapped graphs (one per traveller: the URL's
+/// profile chooses), on Hummingbird 2.
 ///
-/// The graph is mapped once (`RoutingData`) and shared read-only by every worker; each worker
+/// Each graph is mapped once (`RoutingData`) and shared read-only by its workers; each worker
 /// owns its search state. SIGTERM (or SIGINT) starts a graceful shutdown: the listener closes,
 /// requests in flight are answered, idle connections are closed, and `run` returns.
 public struct OSRMServer {
@@ -24,17 +25,21 @@ public struct OSRMServer {
         public init() {}
     }
 
-    public let data: RoutingData
+    public let graphs: [RoutingData]
     public let configuration: Configuration
 
-    public init(data: RoutingData, configuration: Configuration) {
-        self.data = data
+    public init(graphs: [RoutingData], configuration: Configuration) {
+        self.graphs = graphs
         self.configuration = configuration
+    }
+
+    public init(data: RoutingData, configuration: Configuration) {
+        self.init(graphs: [data], configuration: configuration)
     }
 
     /// Serves until SIGTERM/SIGINT; calls `listening` with the bound address once accepting.
     public func run(listening: @escaping @Sendable (String, Int) -> Void) async throws {
-        let handler = try OSRMHandler(data: data, workers: configuration.threads, limits: configuration.limits,
+        let handler = try OSRMHandler(graphs: graphs, workers: configuration.threads, limits: configuration.limits,
                                       maxURLBytes: configuration.maxURLBytes)
         var logger = Logger(label: "route-query-serve", factory: { StreamLogHandler.standardError(label: $0) })
         logger.logLevel = .warning

@@ -7,20 +7,23 @@ import ToolSupport
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve OSRM's HTTP API v1 (route, table, nearest) from a graph file.",
+        abstract: "Serve OSRM's HTTP API v1 (route, table, nearest) from graph files, one per traveller.",
         discussion: """
-        GET /route/v1/{profile}/{coordinates}, /table/v1/…, /nearest/v1/… (any profile name) and
-        GET /health. Bodies are the bytes `route-query route|table|nearest --compact` prints for the
+        GET /route/v1/{profile}/{coordinates}, /table/v1/…, /nearest/v1/… and GET /health. The
+        profile chooses the graph: driving|car|driving-traffic, cycling|bicycle|bike, walking|foot,
+        each answered by the graph given for that mode (route-graph --profile;
+        its header says the mode); any other name is InvalidUrl. Bodies are the bytes `route-query route|table|nearest --compact` prints for the
         same query; errors are osrm-routed's codes with HTTP 400 (414 for a URL over 64 KiB).
         Once listening, prints {"listening":"http://HOST:PORT"} on stdout (port 0: an ephemeral port).
         SIGTERM or SIGINT: in-flight requests are answered, then exit 0.
 
         Example:
-          route-query serve --graph out/liechtenstein.chg --listen 127.0.0.1:5000
+          route-query serve --graph out/liechtenstein.chg --graph out/liechtenstein-foot.chg --listen 127.0.0.1:5000
           curl 'http://127.0.0.1:5000/route/v1/driving/9.5215,47.1410;9.4990,47.0660?steps=true'
+          curl 'http://127.0.0.1:5000/route/v1/walking/9.5215,47.1410;9.4990,47.0660'
         """)
 
-    @Option(help: "The graph file written by route-graph.") var graph: String
+    @Option(help: "A graph file written by route-graph; repeat it for each travel mode served.") var graph: [String] = []
     @Option(help: "Address to listen on, HOST:PORT (port 0: any free port).") var listen = "127.0.0.1:5000"
     @OptionGroup var threads: ThreadOptions
     @Option(help: "Most table cells (sources × destinations) per request; more is TooBig.") var maxTableSize = 10_000
@@ -30,6 +33,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a connection may stay silent before it is closed.") var idleTimeout = 30
 
     func validate() throws {
+        if graph.isEmpty { throw ValidationError("give at least one --graph") }
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port),
               colon > listen.startIndex else { throw ValidationError("--listen takes HOST:PORT, not '\(listen)'") }
         for (name, v) in [("--max-table-size", maxTableSize), ("--max-route-size", maxRouteSize), ("--max-nearest", maxNearest),
@@ -50,7 +54,7 @@ struct ServeCommand: ParsableCommand {
         c.limits.maxRouteCoordinates = maxRouteSize
         c.limits.maxNearest = maxNearest
         c.limits.maxAlternatives = maxAlternatives
-        let server = OSRMServer(data: try RoutingData(path: graph), configuration: c)
+        let server = OSRMServer(graphs: try graph.map { try RoutingData(path: $0) }, configuration: c)
         try server.runBlocking { host, port in
             StdIO.out(#"{"listening":"http://\#(host):\#(port)"}"# + "\n")
         }

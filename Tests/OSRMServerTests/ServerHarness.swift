@@ -30,6 +30,20 @@ enum SampleGraph {
         built = result
         return try result.get()
     }
+
+    /// The same tiles compiled with `profiles/<name>.json`.
+    static func path(profile name: String) throws -> String {
+        let car = try path()
+        let out = directory.appendingPathComponent("li-\(name).chg").path
+        lock.lock()
+        defer { lock.unlock() }
+        if FileManager.default.fileExists(atPath: out) { return out }
+        let r = try TestTools.run("route-graph", ["\(directory.path)/tiles", "--profile", TestTools.path("profiles/\(name).json"),
+                                                 "--output", out])
+        guard r.status == 0 else { throw HarnessError("route-graph --profile \(name) failed: \(r.stderr)") }
+        _ = car
+        return out
+    }
 }
 
 struct HarnessError: Error, CustomStringConvertible {
