@@ -139,7 +139,7 @@ def main():
     for needle, what in (("region broken in", "the broken region named with its error"),
                          ("a ring is not closed", "why the broken region is refused"),
                          ("wildcards: region=sea", "the failing region sea named"),
-                         ("no drivable road in the region", "why sea fails (from its log)"),
+                         ("no routable way in the region", "why sea fails (from its log)"),
                          (f"wildcards: region={VICTIM}", f"the killed job's region {VICTIM} named")):
         if needle not in log:
             fail(f"run 1 does not report {what} ('{needle}'); its output is in {work}/run1.log")
