@@ -31,15 +31,7 @@ struct ServedProfiles<Graph: Sendable>: Sendable {
     /// The graph for the URL's profile name.
     func graph(for profile: String) throws(QueryFailure) -> Graph {
         if let mode = Self.mode(ofProfile: profile), let graph = graphs[mode] { return graph }
-        let served = TravelMode.allCases.filter { graphs[$0] != nil }.map(Self.name).joined(separator: ", ")
+        let served = TravelMode.allCases.filter { graphs[$0] != nil }.map(\.stepMode).joined(separator: ", ")
         throw QueryFailure(code: "InvalidUrl", message: "Profile \(profile) is not served here (served: \(served))")
-    }
-
-    private static func name(_ mode: TravelMode) -> String {
-        switch mode {
-        case .car: return "driving"
-        case .bicycle: return "cycling"
-        case .foot: return "walking"
-        }
     }
 }

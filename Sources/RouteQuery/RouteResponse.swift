@@ -218,8 +218,9 @@ public enum RouteAnswer: Encodable, Sendable {
 }
 
 extension TravelMode {
-    /// OSRM's step `mode` for the traveller (ferries say `ferry` whoever rides them).
-    var stepMode: String {
+    /// OSRM's step `mode` for the traveller (ferries say `ferry` whoever rides them), also the
+    /// profile name OSRM's URLs use for it.
+    public var stepMode: String {
         switch self {
         case .car: return "driving"
         case .bicycle: return "cycling"

@@ -49,17 +49,19 @@ public struct RoadGraph {
             for (n, node) in tile.nodes.enumerated() { order.append((node.osmId, t, n)) }
         }
         order.sort { $0.0 < $1.0 }
-        let ids = order.map(\.0)
         var place: [[Int]] = tiles.map { [Int](repeating: 0, count: $0.nodes.count) }
         for (i, (_, t, n)) in order.enumerated() { place[t][n] = i }
-        // Which nodes an edge of the profile's roads ends at.
+        // Each edge of the profile's roads resolved once: its far end's place in `order` (-1 when
+        // no loaded tile has it, or the profile does not use the edge); which nodes they end at.
+        var farEnd: [[Int]] = tiles.map { [Int](repeating: -1, count: $0.edges.count) }
         var used = [Bool](repeating: false, count: order.count)
         var edgeCount = 0, shapePoints = 0
-        ids.withUnsafeBufferPointer { ids in
+        order.map(\.0).withUnsafeBufferPointer { ids in
             for (t, tile) in tiles.enumerated() {
-                for e in tile.edges where verdicts[t].ways[Int(e.tags)] != nil {
+                for (k, e) in tile.edges.enumerated() where verdicts[t].ways[Int(e.tags)] != nil {
                     let to = lowerBound(ids, e.toNodeOsmId)
-                    guard to < ids.count, ids[to] == e.toNodeOsmId else { continue }
+                    guard to < ids.count, ids[to] == e.toNodeOsmId else { droppedEdges += 1; continue }
+                    farEnd[t][k] = to
                     used[place[t][Int(e.fromNode)]] = true
                     used[to] = true
                     edgeCount += 1
@@ -67,11 +69,12 @@ public struct RoadGraph {
                 }
             }
         }
-        var globalIndex: [[UInt32]] = tiles.map { [UInt32](repeating: UInt32.max, count: $0.nodes.count) }
+        // Place in `order` → node index in the graph (used nodes only).
+        var graphNode = [UInt32](repeating: UInt32.max, count: order.count)
         reserveCapacity(nodes: used.lazy.filter { $0 }.count, edges: edgeCount, shapePoints: shapePoints)
         for (i, (id, t, n)) in order.enumerated() where used[i] {
             let node = tiles[t].nodes[n]
-            globalIndex[t][n] = UInt32(nodeOsmId.count)
+            graphNode[i] = UInt32(nodeOsmId.count)
             nodeOsmId.append(id)
             nodeLatE7.append(node.latE7)
             nodeLonE7.append(node.lonE7)
@@ -86,33 +89,29 @@ public struct RoadGraph {
             return i
         }
         var duration: [(edge: Int, deciseconds: UInt32)] = []
-        nodeOsmId.withUnsafeBufferPointer { ids in
-            for (t, tile) in tiles.enumerated() {
-                for e in tile.edges {
-                    guard let v = verdicts[t].ways[Int(e.tags)] else { continue }
-                    let to = lowerBound(ids, e.toNodeOsmId)
-                    guard to < ids.count, ids[to] == e.toNodeOsmId else { droppedEdges += 1; continue }
-                    if v.durationDeciseconds > 0 { duration.append((edgeFrom.count, v.durationDeciseconds)) }
-                    edgeFrom.append(globalIndex[t][Int(e.fromNode)])
-                    edgeTo.append(UInt32(to))
-                    let s = Int(e.shapeStart), c = Int(e.shapeCount)
-                    shapeLatE7.append(contentsOf: tile.shapeLatE7[s..<s + c])
-                    shapeLonE7.append(contentsOf: tile.shapeLonE7[s..<s + c])
-                    shapeFirst.append(UInt32(shapeLatE7.count))
-                    edgeLengthCm.append(e.lengthCm)
-                    edgeSpeedForward.append(v.speedForwardDeciKmh)
-                    edgeSpeedBackward.append(v.speedBackwardDeciKmh)
-                    edgeFlags.append(v.flags)
-                    edgeRoadClass.append(v.roadClass)
-                    edgeName.append(intern(v.name))
-                    edgeRef.append(intern(v.ref))
-                    edgeWayAtStart.append(e.wayId)
-                    edgeWayAtEnd.append(e.wayId)
-                    edgeBearingStart.append(e.bearingStartDeci)
-                    edgeBearingEnd.append(e.bearingEndDeci)
-                }
-                restrictions.append(contentsOf: verdicts[t].restrictions)
+        for (t, tile) in tiles.enumerated() {
+            for (k, e) in tile.edges.enumerated() where farEnd[t][k] >= 0 {
+                let v = verdicts[t].ways[Int(e.tags)]!
+                if v.durationDeciseconds > 0 { duration.append((edgeFrom.count, v.durationDeciseconds)) }
+                edgeFrom.append(graphNode[place[t][Int(e.fromNode)]])
+                edgeTo.append(graphNode[farEnd[t][k]])
+                let s = Int(e.shapeStart), c = Int(e.shapeCount)
+                shapeLatE7.append(contentsOf: tile.shapeLatE7[s..<s + c])
+                shapeLonE7.append(contentsOf: tile.shapeLonE7[s..<s + c])
+                shapeFirst.append(UInt32(shapeLatE7.count))
+                edgeLengthCm.append(e.lengthCm)
+                edgeSpeedForward.append(v.speedForwardDeciKmh)
+                edgeSpeedBackward.append(v.speedBackwardDeciKmh)
+                edgeFlags.append(v.flags)
+                edgeRoadClass.append(v.roadClass)
+                edgeName.append(intern(v.name))
+                edgeRef.append(intern(v.ref))
+                edgeWayAtStart.append(e.wayId)
+                edgeWayAtEnd.append(e.wayId)
+                edgeBearingStart.append(e.bearingStartDeci)
+                edgeBearingEnd.append(e.bearingEndDeci)
             }
+            restrictions.append(contentsOf: verdicts[t].restrictions)
         }
         // A restriction applies only where the profile may use every way it names (as OSRM: one
         // naming a footway is no car restriction).

@@ -13,14 +13,8 @@ public enum TravelMode: String, CaseIterable, Sendable {
         }
     }
 
-    /// The same hierarchy on a node.
-    var nodeAccessKeys: [String] {
-        switch self {
-        case .car: return ["motorcar", "motor_vehicle", "vehicle", "access"]
-        case .bicycle: return ["bicycle", "vehicle", "access"]
-        case .foot: return ["foot", "access"]
-        }
-    }
+    /// The same hierarchy on a node (no directional forms there).
+    var nodeAccessKeys: [String] { accessKeys.map(\.osm) }
 
     /// `restriction:<suffix>` forms that speak to this mode, most specific first; `except=`
     /// values that exempt it. Walkers obey no turn restriction (as OSRM's foot profile).

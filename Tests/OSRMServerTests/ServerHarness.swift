@@ -33,7 +33,7 @@ enum SampleGraph {
 
     /// The same tiles compiled with `profiles/<name>.json`.
     static func path(profile name: String) throws -> String {
-        let car = try path()
+        _ = try path()  // the tiles
         let out = directory.appendingPathComponent("li-\(name).chg").path
         lock.lock()
         defer { lock.unlock() }
@@ -41,7 +41,6 @@ enum SampleGraph {
         let r = try TestTools.run("route-graph", ["\(directory.path)/tiles", "--profile", TestTools.path("profiles/\(name).json"),
                                                  "--output", out])
         guard r.status == 0 else { throw HarnessError("route-graph --profile \(name) failed: \(r.stderr)") }
-        _ = car
         return out
     }
 }
