@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "PackContainer", dependencies: ["OffgridCore"]),
         .target(name: "RoutingPacks", dependencies: ["OffgridCore", "TileMath", "PackContainer"]),
         .target(name: "ContractionHierarchy", dependencies: ["OffgridCore", "CShims"]),
+        // Customizable contraction hierarchies: a metric-independent order, customized per metric.
+        .target(name: "CustomizableHierarchy", dependencies: ["ContractionHierarchy"]),
         .target(name: "RoutingGraph", dependencies: ["OffgridCore", "TileMath", "RoutingTiles", "RoutingProfile",
                                                      "RoutingPacks", "ContractionHierarchy"]),
 
@@ -76,7 +78,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]),
         // Loading regions from a pack repository into a store: plan (cover, limits), fetch, one install.
         .target(name: "RegionLoader", dependencies: ["TileStore", "PackRepository", "RepositoryClient", "TileMath", "MapPacks", "OffgridCore"]),
-        .target(name: "RouteQuery", dependencies: ["RoutingGraph", "RoutingProfile", "ContractionHierarchy", "TileMath", "OffgridCore", "CShims"]),
+        .target(name: "RouteQuery", dependencies: ["RoutingGraph", "RoutingProfile", "ContractionHierarchy", "CustomizableHierarchy", "TileMath", "OffgridCore", "CShims"]),
         // OSRM's HTTP API v1 over RouteQuery (route-query serve), on Hummingbird 2.
         .target(name: "OSRMServer", dependencies: ["RouteQuery", "RoutingGraph", "RoutingProfile", "OffgridCore",
                                                    .product(name: "Hummingbird", package: "hummingbird"),
@@ -104,10 +106,10 @@ let package = Package(
         .testTarget(name: "OSMPBFTests", dependencies: ["TestSupport", "OSMPBF", "OffgridCore", "ToolSupport"]),
         .testTarget(name: "RoutingProfileTests", dependencies: ["RoutingProfile", "OffgridCore"]),
         .testTarget(name: "RoutingTilesTests", dependencies: ["TestSupport", "RoutingTiles", "RoutingPacks", "OSMPBF", "TileMath", "OffgridCore", "RoutingProfile"]),
-        .testTarget(name: "ContractionHierarchyTests", dependencies: ["TestSupport", "ContractionHierarchy", "OffgridCore", "CShims"]),
+        .testTarget(name: "ContractionHierarchyTests", dependencies: ["TestSupport", "ContractionHierarchy", "CustomizableHierarchy", "OffgridCore", "CShims"]),
         .testTarget(name: "RoutingGraphTests", dependencies: ["TestSupport", "RoutingGraph", "ContractionHierarchy", "RoutingTiles", "RoutingPacks",
                                                              "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
-        .testTarget(name: "RouteQueryTests", dependencies: ["TestSupport", "RouteQuery", "RoutingGraph", "ContractionHierarchy", "RoutingTiles",
+        .testTarget(name: "RouteQueryTests", dependencies: ["TestSupport", "RouteQuery", "RoutingGraph", "ContractionHierarchy", "CustomizableHierarchy", "RoutingTiles",
                                                            "RoutingPacks", "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
         .testTarget(name: "OSRMServerTests", dependencies: ["TestSupport", "OSRMServer", "RouteQuery", "RoutingGraph", "OffgridCore"]),
         .testTarget(name: "TileSourcesTests", dependencies: ["TestSupport", "TileSources", "TileMath", "OffgridCore"]),

@@ -13,8 +13,16 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The graph file written by route-graph.") var graph: String
     @Option(help: "Random queries per measurement.") var queries = 10_000
     @Option(help: "Seed of the random queries.") var seed: UInt64 = 1
+    @Flag(help: "Measure the customizable hierarchy on the graph's turn graph instead: order, customization (the default metric, and one without motorway, trunk and primary roads), distance queries checked against the hierarchy and Dijkstra.")
+    var customizable = false
 
     func run() throws {
+        if customizable {
+            let data = try RoutingData(path: graph)
+            var bench = CustomizableBenchmark(data: data, queries: queries, seed: seed)
+            try Render.print(bench.run())
+            return
+        }
         // Time to first answer: open (map) the graph, snap two points, route with steps.
         let t0 = MonotonicClock.nanoseconds()
         let data = try RoutingData(path: graph)
