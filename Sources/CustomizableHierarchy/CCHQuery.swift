@@ -31,28 +31,39 @@ public final class CCHQuery {
 
     /// The length of a shortest path between two nodes (node ids), nil if none.
     public func distance(from source: UInt32, to target: UInt32) -> UInt32? {
-        search(from: source, to: target).map { $0.distance }
+        distance(sources: [(source, 0)], targets: [(target, 0)]).map { UInt32($0) }
     }
 
     /// A shortest path as its nodes (node ids), source first, and its length; nil if none.
     public func path(from source: UInt32, to target: UInt32) -> (distance: UInt32, nodes: [UInt32])? {
-        guard let found = search(from: source, to: target, keep: true) else { return nil }
-        defer { reset(from: source, to: target) }
-        // Hierarchy arcs from the source up to the meeting rank, then down to the target.
-        var upward: [(low: UInt32, high: UInt32, up: Bool)] = []
+        path(sources: [(source, 0)], targets: [(target, 0)]).map { (UInt32($0.distance), $0.nodes) }
+    }
+
+    /// `CHQuery`'s semantics: the least `source.offset + dist + target.offset` over the pairs.
+    public func distance(sources: [CHEndpoint], targets: [CHEndpoint]) -> UInt64? {
+        let found = search(sources, targets)
+        reset(sources, targets)
+        return found?.distance
+    }
+
+    /// The path of `distance(sources:targets:)`: its nodes (node ids) from the chosen source to
+    /// the chosen target.
+    public func path(sources: [CHEndpoint], targets: [CHEndpoint]) -> (distance: UInt64, nodes: [UInt32])? {
+        defer { reset(sources, targets) }
+        guard let found = search(sources, targets) else { return nil }
+        // Hierarchy arcs from the chosen source up to the meeting rank, then down to the target.
+        var upward: [(low: UInt32, high: UInt32)] = []
         var r = found.meet
-        while r != topology.rank[Int(source)] {
-            let a = Int(forwardArc[Int(r)])
-            let low = lowEnd(ofArc: a)
-            upward.append((low, r, true))
+        while forwardArc[Int(r)] != UInt32.max {
+            let low = lowEnd(ofArc: Int(forwardArc[Int(r)]))
+            upward.append((low, r))
             r = low
         }
-        var ranks: [UInt32] = [topology.rank[Int(source)]]
+        var ranks: [UInt32] = [r]
         for step in upward.reversed() { unpack(from: step.low, to: step.high, into: &ranks) }
         r = found.meet
-        while r != topology.rank[Int(target)] {
-            let a = Int(backwardArc[Int(r)])
-            let low = lowEnd(ofArc: a)
+        while backwardArc[Int(r)] != UInt32.max {
+            let low = lowEnd(ofArc: Int(backwardArc[Int(r)]))
             unpack(from: r, to: low, into: &ranks)
             r = low
         }
@@ -87,12 +98,28 @@ public final class CCHQuery {
         }
     }
 
-    /// Both walks up the elimination tree at once, the lower rank first, so that a rank's arcs
-    /// are relaxed only while its distance is below the best meeting found so far (pruning).
-    private func search(from source: UInt32, to target: UInt32, keep: Bool = false) -> (distance: UInt32, meet: UInt32)? {
-        let s = topology.rank[Int(source)], t = topology.rank[Int(target)]
+    /// The walks up the elimination tree from every source and every target at once, the lowest
+    /// rank first (each rank once), relaxing a rank's arcs only while its label is below the best
+    /// meeting found so far (pruning). Labels stay set for `path` until `reset`.
+    private func search(_ sources: [CHEndpoint], _ targets: [CHEndpoint]) -> (distance: UInt64, meet: UInt32)? {
         let infinity = CCHMetric.infinity
-        var best = infinity, meet = UInt32.max
+        let none = UInt32.max
+        var best = UInt64.max, meet = none
+        let rank = topology.rank
+        // Each walk's current rank, sources' first.
+        var walks = [UInt32]()
+        walks.reserveCapacity(sources.count + targets.count)
+        for (node, offset) in sources {
+            let r = Int(rank[Int(node)])
+            if offset < forward[r] { forward[r] = min(offset, infinity - 1); forwardArc[r] = none }
+            walks.append(UInt32(r))
+        }
+        for (node, offset) in targets {
+            let r = Int(rank[Int(node)])
+            if offset < backward[r] { backward[r] = min(offset, infinity - 1); backwardArc[r] = none }
+            walks.append(UInt32(r))
+        }
+        let sourceWalks = sources.count
         topology.parent.withUnsafeBufferPointer { parent in
         topology.firstUp.withUnsafeBufferPointer { firstUp in
         topology.upHead.withUnsafeBufferPointer { head in
@@ -102,45 +129,42 @@ public final class CCHQuery {
         backward.withUnsafeMutableBufferPointer { backward in
         forwardArc.withUnsafeMutableBufferPointer { forwardArc in
         backwardArc.withUnsafeMutableBufferPointer { backwardArc in
-            forward[Int(s)] = 0
-            backward[Int(t)] = 0
-            var f = s, b = t
-            let none = UInt32.max
-            while f != none || b != none {
-                // The lower of the two walks' ranks moves on (both when they have met).
-                let r = min(f, b)
-                let d = forward[Int(r)], e = backward[Int(r)]
-                if d < infinity && e < infinity && d + e < best { best = d + e; meet = r }
-                let arcs = Int(firstUp[Int(r)])..<Int(firstUp[Int(r) + 1])
-                if r == f {
-                    if d < best {
-                        for a in arcs {
-                            let y = Int(head[a]), nd = d + up[a]
-                            if nd < forward[y] { forward[y] = nd; forwardArc[y] = UInt32(a) }
-                        }
-                    }
-                    f = parent[Int(r)]
+            while true {
+                let r = walks.min()!
+                if r == none { break }
+                var onForward = false, onBackward = false
+                for k in walks.indices where walks[k] == r {
+                    if k < sourceWalks { onForward = true } else { onBackward = true }
+                    walks[k] = parent[Int(r)]
                 }
-                if r == b {
-                    if e < best {
-                        for a in arcs {
-                            let y = Int(head[a]), nd = e + down[a]
-                            if nd < backward[y] { backward[y] = nd; backwardArc[y] = UInt32(a) }
-                        }
+                let d = forward[Int(r)], e = backward[Int(r)]
+                if d < infinity && e < infinity && UInt64(d) + UInt64(e) < best { best = UInt64(d) + UInt64(e); meet = r }
+                let arcs = Int(firstUp[Int(r)])..<Int(firstUp[Int(r) + 1])
+                if onForward && UInt64(d) < best {
+                    for a in arcs {
+                        let y = Int(head[a]), nd = d + up[a]
+                        if nd < forward[y] { forward[y] = nd; forwardArc[y] = UInt32(a) }
                     }
-                    b = parent[Int(r)]
+                }
+                if onBackward && UInt64(e) < best {
+                    for a in arcs {
+                        let y = Int(head[a]), nd = e + down[a]
+                        if nd < backward[y] { backward[y] = nd; backwardArc[y] = UInt32(a) }
+                    }
                 }
             }
         }}}}}}}}}
-        // Kept for a path to read, only when there is one (the caller resets after it).
-        if !keep || best >= infinity { reset(from: source, to: target) }
-        return best < infinity ? (best, meet) : nil
+        return meet == none ? nil : (best, meet)
     }
 
-    private func reset(from source: UInt32, to target: UInt32) {
-        var r = topology.rank[Int(source)]
-        while r != UInt32.max { forward[Int(r)] = CCHMetric.infinity; r = topology.parent[Int(r)] }
-        r = topology.rank[Int(target)]
-        while r != UInt32.max { backward[Int(r)] = CCHMetric.infinity; r = topology.parent[Int(r)] }
+    private func reset(_ sources: [CHEndpoint], _ targets: [CHEndpoint]) {
+        for (node, _) in sources {
+            var r = topology.rank[Int(node)]
+            while r != UInt32.max { forward[Int(r)] = CCHMetric.infinity; r = topology.parent[Int(r)] }
+        }
+        for (node, _) in targets {
+            var r = topology.rank[Int(node)]
+            while r != UInt32.max { backward[Int(r)] = CCHMetric.infinity; r = topology.parent[Int(r)] }
+        }
     }
 }

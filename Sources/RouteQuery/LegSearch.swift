@@ -1,4 +1,5 @@
 import ContractionHierarchy
+import CustomizableHierarchy
 
 /// The shortest drive between two phantoms, on the CH or with plain Dijkstra, as a sequence of
 /// edge-based nodes with the exact time (deciseconds) spent on each.
@@ -12,11 +13,14 @@ public struct LegSearch {
 
     let data: RoutingData
     let ch: CHQuery
+    /// A customized metric (roads excluded or closed) searched instead of the hierarchy, when set.
+    let customized: CCHQuery?
     /// Plain Dijkstra over the turn graph, made on first use (`--algorithm dijkstra`).
     private let dijkstraBox = DijkstraBox()
 
-    public init(data: RoutingData) {
+    public init(data: RoutingData, customized: CCHQuery? = nil) {
         self.data = data
+        self.customized = customized
         ch = CHQuery(graph: data.ch)
         ch.pathRankData = data.rankEdgeDirection
     }
@@ -93,7 +97,8 @@ public struct LegSearch {
     public func weight(from source: Phantom, to target: Phantom, algorithm: Algorithm = .ch) -> UInt64? {
         let (s, t, shift, _) = endpoints(source: source, target: target)
         guard !s.isEmpty, !t.isEmpty else { return nil }
-        let d = algorithm == .ch ? ch.distance(sources: s, targets: t) : dijkstra.distance(sources: s, targets: t)
+        let d = if let customized { customized.distance(sources: s, targets: t) }
+                else if algorithm == .ch { ch.distance(sources: s, targets: t) } else { dijkstra.distance(sources: s, targets: t) }
         return d.map { $0 - UInt64(shift) }
     }
 
@@ -102,7 +107,10 @@ public struct LegSearch {
         let (s, t, shift, expanded) = endpoints(source: source, target: target)
         guard !s.isEmpty, !t.isEmpty else { return nil }
         var ranks: [UInt32], total: UInt64, arcWeights: [UInt32]?
-        if algorithm == .ch {
+        if let customized {
+            guard let found = customized.path(sources: s, targets: t) else { return nil }
+            (total, ranks, arcWeights) = (found.distance, found.nodes, nil)
+        } else if algorithm == .ch {
             guard let found = ch.pathWithArcWeights(sources: s, targets: t) else { return nil }
             (total, ranks, arcWeights) = (found.distance, found.nodes, found.arcWeights)
         } else {
@@ -121,6 +129,10 @@ public struct LegSearch {
     /// from the search without unpacking the path (CH only); nil when there is no route, a nil
     /// span when the lengths cannot be summed (then unpack: `leg`).
     public func span(from source: Phantom, to target: Phantom) -> (weight: UInt64, span: CHPathSpan?)? {
+        if customized != nil {
+            // No spans on a customized metric: the caller unpacks (`leg`).
+            return weight(from: source, to: target).map { ($0, nil) }
+        }
         let (s, t, shift, expanded) = endpoints(source: source, target: target)
         guard !s.isEmpty, !t.isEmpty else { return nil }
         guard let (total, found) = ch.pathSpan(sources: s, targets: t, metric: data.rankLength) else { return nil }

@@ -1,3 +1,5 @@
+import CustomizableHierarchy
+
 /// Answers route requests with OSRM's route response (typed; the executable writes the JSON).
 /// One per thread: it owns the search state and the snapping scratch.
 public final class RouteService {
@@ -6,9 +8,11 @@ public final class RouteService {
     let snapper: Snapper
     let steps: StepBuilder
 
-    public init(data: RoutingData) throws {
+    /// `customized`: search a customized metric (exclusions, closures) instead of the graph's
+    /// own hierarchy; the default is the hierarchy, the fastest for the graph's weights.
+    public init(data: RoutingData, customized: CCHQuery? = nil) throws {
         self.data = data
-        search = LegSearch(data: data)
+        search = LegSearch(data: data, customized: customized)
         snapper = try Snapper(file: data.file)
         steps = StepBuilder(data: data)
     }

@@ -54,3 +54,78 @@ final class CustomizableTurnGraphTests: XCTestCase {
         }
     }
 }
+
+extension CustomizableTurnGraphTests {
+    /// Several sources and targets with offsets (a snapped point's two directions): the same
+    /// answer as Dijkstra's, with the same semantics as the hierarchy's.
+    func testEndpointSetsMatchDijkstra() throws {
+        let data = try RoutingData(path: try SampleGraphFixture.graphPath())
+        let turns = CustomizableTurnGraph(data: data)
+        let weights = turns.weights { data.edges[$0 >> 1].roadClass == 4 }
+        let query = CCHQuery(topology: turns.topology, metric: turns.customize(weights))
+        var kept = ArcList()
+        for i in weights.indices where weights[i] < CCHMetric.infinity {
+            kept.append(tail: turns.topology.inputTail[i], head: turns.topology.inputHead[i], weight: weights[i])
+        }
+        let dijkstra = DijkstraQuery(CSRGraph(nodeCount: data.rankCount, arcs: kept))
+        var rng = SplitMix64(seed: 5)
+        func endpoints() -> [CHEndpoint] {
+            (0..<(1 + rng.below(3))).map { _ in (UInt32(rng.below(data.rankCount)), UInt32(rng.below(600))) }
+        }
+        for _ in 0..<500 {
+            let s = endpoints(), t = endpoints()
+            let expected = dijkstra.distance(sources: s, targets: t)
+            XCTAssertEqual(query.distance(sources: s, targets: t), expected)
+            let path = query.path(sources: s, targets: t)
+            XCTAssertEqual(path?.distance, expected)
+            if let path {
+                XCTAssertTrue(s.contains { $0.node == path.nodes.first }, "starts at a source")
+                XCTAssertTrue(t.contains { $0.node == path.nodes.last }, "ends at a target")
+            }
+        }
+    }
+
+    /// A route service on a customized metric: with nothing removed the same durations as the
+    /// hierarchy's; with the secondary and tertiary roads removed, routes that never enter one
+    /// after leaving the start, never faster than before.
+    func testRouteServiceOnACustomizedMetric() throws {
+        let data = try RoutingData(path: try SampleGraphFixture.graphPath())
+        let turns = CustomizableTurnGraph(data: data)
+        let plain = try RouteService(data: data)
+        let same = try RouteService(data: data, customized: CCHQuery(topology: turns.topology, metric: turns.customize(turns.weights)))
+        let isRemoved = { (ed: Int) in (6...9).contains(data.edges[ed >> 1].roadClass) }
+        let avoiding = try RouteService(data: data, customized: CCHQuery(topology: turns.topology,
+                                                                        metric: turns.customize(turns.weights(removing: isRemoved))))
+        var rng = SplitMix64(seed: 8)
+        var longer = 0, compared = 0
+        for _ in 0..<300 {
+            let a = (lon: 9.50 + 0.08 * rng.double(0, 1), lat: 47.08 + 0.14 * rng.double(0, 1))
+            let b = (lon: 9.50 + 0.08 * rng.double(0, 1), lat: 47.08 + 0.14 * rng.double(0, 1))
+            let request = RouteRequest(coordinates: [a, b])
+            guard let reference = try? plain.routes(request).routes.first else { continue }
+            let again = try same.routes(request).routes.first
+            XCTAssertEqual(again?.duration, reference.duration)
+            XCTAssertEqual(again?.distance, reference.distance)
+            // Waypoints on a removed road are not for this metric (snapping will avoid them).
+            guard let phantoms = try? plain.phantoms(request),
+                  !phantoms.contains(where: { isRemoved(2 * $0.edge) }) else { continue }
+            // Without them some places cannot be reached (Dijkstra agrees: CustomizableTurnGraphTests).
+            guard let legs = try? avoiding.legs(phantoms, algorithm: .ch) else { continue }
+            compared += 1
+            let duration = legs.reduce(0.0) { $0 + Double($1.weight) / 10 }
+            XCTAssertGreaterThanOrEqual(duration + 0.05, reference.duration)
+            if duration > reference.duration + 0.05 { longer += 1 }
+            for leg in legs {
+                // After the first road (a start on a primary road may leave along it), none is entered.
+                var left = !isRemoved(Int(data.rankEdgeDirection[Int(leg.ranks[0])]))
+                for r in leg.ranks.dropFirst() {
+                    let primary = isRemoved(Int(data.rankEdgeDirection[Int(r)]))
+                    if left { XCTAssertFalse(primary, "a route without secondary/tertiary roads enters one") }
+                    if !primary { left = true }
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 50)
+        XCTAssertGreaterThan(longer, 10, "removing the secondary and tertiary roads changes routes")
+    }
+}
