@@ -120,7 +120,8 @@ public final class TileStore {
             if existing == "1" { try db.exec(StoreSchema.renameVersion1Tables) }
             try db.exec(StoreSchema.statements)
             if existing == "1" { try db.exec(StoreSchema.copyVersion1Rows) }
-            try db.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)", [.text("\(StoreSchema.version)")])
+            // 2 → 3: `statements` added `ambient_packs`; nothing else changes.
+            try db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", [.text("\(StoreSchema.version)")])
         }
         FileSync.syncDirectory(root)
         try store.checkSchema()
@@ -136,8 +137,8 @@ public final class TileStore {
         } catch {
             throw InputError(file: db.path, "not a tile store index (no meta table)")
         }
-        // A version 1 index is read as is (no events yet); the first writer upgrades it.
-        guard version == "\(StoreSchema.version)" || version == "1" else {
+        // An older index is read as is (no events, no ambient packs yet); the first writer upgrades it.
+        guard let version, StoreSchema.readable.contains(version) else {
             throw InputError(file: db.path, "unsupported tile store schema version \(version ?? "none") (this tool knows \(StoreSchema.version))")
         }
     }
