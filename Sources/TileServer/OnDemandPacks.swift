@@ -124,10 +124,13 @@ final class OnDemandPacks: @unchecked Sendable {
         if snapshot.packsByTag[String(entry.sha256.prefix(16))] != nil { return .empty }
         do {
             _ = try await fetchOnce(tileset, packKey, sha256: entry.sha256, replacing: nil)
-            return .serve(server.current(), stale: false)
         } catch {
             return .failed("\(error)")
         }
+        let fresh = server.current()
+        // The pack is stored now; a tile it lacks has no data (204), like one of a region's cover.
+        guard fresh.tilesets[name]?.index.locate(z: z, x: x, y: y) != nil else { return .empty }
+        return .serve(fresh, stale: false)
     }
 
     /// One fetch per pack hash at a time: later callers wait for the first one's result.
