@@ -71,7 +71,7 @@ final class OnDemandPacks: @unchecked Sendable {
         do {
             let latest = try await repository.latestTilesets()
             let changed = lock.withLock { () -> Bool in
-                checkedAt = MonotonicClock.seconds()
+                checkedAt = Double(MonotonicClock.nanoseconds()) / 1e9
                 let changed = latest.mapValues(\.index.version) != tilesets.mapValues(\.index.version)
                     || latest.mapValues { $0.index.entries.count } != tilesets.mapValues { $0.index.entries.count }
                 tilesets = latest
@@ -80,7 +80,7 @@ final class OnDemandPacks: @unchecked Sendable {
             if changed { server.reload(force: true) }
             return changed
         } catch {
-            lock.withLock { checkedAt = MonotonicClock.seconds() }
+            lock.withLock { checkedAt = Double(MonotonicClock.nanoseconds()) / 1e9 }
             server.log("warning: cannot read the repository's index (serving what the store holds): \(error)")
             return false
         }
@@ -89,7 +89,7 @@ final class OnDemandPacks: @unchecked Sendable {
     /// Starts a background check when the last one is older than the interval.
     private func checkIfDue() {
         lock.lock()
-        let due = checking == nil && MonotonicClock.seconds() - checkedAt >= options.checkInterval
+        let due = checking == nil && Double(MonotonicClock.nanoseconds()) / 1e9 - checkedAt >= options.checkInterval
         if due {
             checking = Task { [self] in
                 await checkRepository()
