@@ -28,7 +28,7 @@ for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$PORT) 2>/dev/null && break;
 mkdir -p "$STORE"
 "$BIN/tilestore" --store "$STORE" install-style "$STYLEPACK" > /dev/null
 "$BIN/route-query" serve --graph "$GRAPH" --listen 127.0.0.1:0 > "$RUN/route.out" 2> "$RUN/route.log" & pids+=($!)
-ROUTING=http://$(listening "$RUN/route.out")
+ROUTING=$(listening "$RUN/route.out")
 "$BIN/tilestore" --store "$STORE" serve --listen 127.0.0.1:0 --repository "http://127.0.0.1:$PORT/repository" \
     --viewer-assets "$OFFGRID_MAPLIBRE_DIR" --routing "$ROUTING" > "$RUN/serve.out" 2> "$RUN/serve.log" & serve=$!
 pids+=($serve)
@@ -42,7 +42,7 @@ EGL_PLATFORM=surfaceless "$PYTHON" Tests/interop/render_check.py --out-dir "$RUN
 mv "$RUN/render/ondemand-preview.png" "$OUT/ondemand-preview.png"
 # Chromium: the viewer page, a route from two clicks.
 EGL_PLATFORM=surfaceless "$PYTHON" Tests/interop/browser_check.py --server "$BASE" --out-dir "$OUT/viewer" \
-    --view 9.52,47.11,12.5 --route "9.5215,47.1410;9.4990,47.0660" --native > "$OUT/viewer/browser-check.json"
+    --view 9.515,47.105,11.5 --route "9.5215,47.1410;9.4990,47.0660" --native > "$OUT/viewer/browser-check.json"
 "$BIN/tilestore" --store "$STORE" ambient > "$OUT/ondemand-ambient.json"
 kill -TERM "$serve"; wait "$serve"
 "$BIN/tilestore" --store "$STORE" verify > /dev/null

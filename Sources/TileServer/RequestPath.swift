@@ -53,7 +53,7 @@ enum ServerRoute: Equatable {
             return .viewer
         case "viewer" where segments.count == 2:
             return .viewerAsset(segments[1])
-        case "route" where segments.count == 5 && segments[1] == "v1":
+        case "route" where segments.count == 4 && segments[1] == "v1":
             return .routing
         case "tiles":
             if segments.count == 2, segments[1].hasSuffix(".json"), segments[1].count > 5 {

@@ -77,10 +77,10 @@ final class ViewerTests: XCTestCase {
         }
         let address = try XCTUnwrap(try? JSONReader.parse(String(decoding: line, as: UTF8.self))["listening"]?.stringValue,
                                     String(decoding: line, as: UTF8.self))
-        let server = try ServerProcess(store: store, extra: ["--viewer-assets", try Self.maplibreDirectory(), "--routing", "http://\(address)"])
+        let server = try ServerProcess(store: store, extra: ["--viewer-assets", try Self.maplibreDirectory(), "--routing", address.hasPrefix("http") ? address : "http://\(address)"])
         defer { server.stop() }
         let dir = SampleStore.scratch.path("browser")
-        let r = try runPython("browser_check.py", ["--server", server.base, "--out-dir", dir, "--view", "9.52,47.11,12.5",
+        let r = try runPython("browser_check.py", ["--server", server.base, "--out-dir", dir, "--view", "9.515,47.105,11.5",
                                                    "--route", "9.5215,47.1410;9.4990,47.0660", "--native"],
                               environment: ["EGL_PLATFORM": "surfaceless"])
         XCTAssertEqual(r.status, 0, "browser_check.py: \(r.output)\n\(r.stderr)")

@@ -129,6 +129,12 @@ class Browser:
                 return msg.get("result", {})
             if "method" in msg:
                 self.events.append(msg)
+                if msg["method"] == "Target.attachedToTarget":
+                    # A worker of the page (MapLibre fetches tiles in web workers): its requests too.
+                    sid = msg["params"]["sessionId"]
+                    for m in ("Network.enable", "Runtime.runIfWaitingForDebugger"):
+                        self.next_id += 1
+                        self.ws.send(json.dumps({"id": self.next_id, "sessionId": sid, "method": m, "params": {}}))
 
     def evaluate(self, expression):
         r = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
@@ -195,6 +201,7 @@ def main():
     try:
         b.call("Page.enable")
         b.call("Network.enable")
+        b.call("Target.setAutoAttach", autoAttach=True, waitForDebuggerOnStart=True, flatten=True)
         b.call("Emulation.setDeviceMetricsOverride", width=size[0], height=size[1], deviceScaleFactor=1, mobile=False)
         started = time.time()
         b.call("Page.navigate", url=f"{args.server}/viewer#{args.view}")
@@ -213,10 +220,13 @@ def main():
             failures.append(f"the map did not draw: {result['mapColours']} major colours")
         # Every request the page made: to the server, answered 200/204/304.
         responses = [e["params"]["response"] for e in b.events if e["method"] == "Network.responseReceived"]
-        foreign = sorted({r["url"] for r in responses if not r["url"].startswith(args.server) and not r["url"].startswith("data:")})
+        foreign = sorted({r["url"] for r in responses if not r["url"].startswith(args.server) and not r["url"].startswith(("data:", "blob:" + args.server))})
         bad = sorted({(r["url"], r["status"]) for r in responses if r["url"].startswith(args.server) and r["status"] not in (200, 204, 304)})
-        kinds = {k: sum(1 for r in responses if k in r["url"]) for k in ("/viewer/maplibre-gl.js", "/style.json", "/fonts/", "/tiles/")}
+        kinds = {k: sum(1 for r in responses if k in r["url"] and not (k == "/tiles/" and r["url"].endswith(".json")))
+                 for k in ("/viewer/maplibre-gl.js", "/style.json", "/fonts/", "/tiles/")}
         result["requests"] = kinds
+        if os.environ.get("BROWSER_CHECK_DEBUG"):
+            print(sorted({r["url"] for r in responses}), file=sys.stderr)
         if foreign:
             failures.append(f"requests left the server: {foreign[:3]}")
         if bad:
