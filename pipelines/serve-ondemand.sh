@@ -8,7 +8,7 @@
 # (SIGTERM; tilestore serve must exit 0).
 set -euo pipefail
 BIN=$1 OUT=$(cd "$2" && pwd) PYTHON=$3 STYLEPACK=$4 GRAPH=$5
-: "${OFFGRID_MAPLIBRE_DIR:?set OFFGRID_MAPLIBRE_DIR to the maplibre wheel's srcjs/ (the Makefile does)}"
+: "${OFFGRID_MAPLIBRE_DIR:?set OFFGRID_MAPLIBRE_DIR to the srcjs directory of the PyPI maplibre package (the Makefile does)}"
 STORE=$OUT/ondemand-store RUN=$OUT/ondemand-run
 rm -rf "$STORE" "$RUN" "$OUT/viewer"
 mkdir -p "$RUN/tmp" "$OUT/viewer"
