@@ -19,7 +19,7 @@ final class OnDemandServer {
 
     init(store: String, repository: String, extra: [String] = [], scratch: Scratch) throws {
         stderrFile = scratch.path("serve-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: stderrFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrFile, contents: nil)
         process.executableURL = try TestTools.binary("tilestore")
         process.arguments = ["--store", store, "serve", "--listen", "127.0.0.1:0", "--repository", repository,
                              "--repository-check", "0.2", "--reload", "0.2", "--retries", "1", "--timeout", "3"] + extra
@@ -35,6 +35,7 @@ final class OnDemandServer {
         }
         guard let json = try? JSONReader.parse(String(decoding: line, as: UTF8.self)), let address = json["listening"]?.stringValue else {
             process.terminate()
+            let log = (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? ""
             throw Loopback.StartFailure("tilestore serve --repository did not start: \(String(decoding: line, as: UTF8.self)) \(log)")
         }
         base = "http://\(address)"
