@@ -91,6 +91,11 @@ public final class TileServer: @unchecked Sendable {
 
     /// Serves until SIGTERM/SIGINT. `onReady` gets `host:port` once listening (port 0 picks one).
     public func run(host: String, port: Int, onReady: @escaping @Sendable (String) -> Void) async throws {
+        // Storing a fetched pack writes temporary files, whose registry would install its own
+        // SIGINT/SIGTERM handler (remove, re-raise: exit by signal) over the graceful shutdown's.
+        // Installed first, it is replaced by the shutdown's handling below; a file left in tmp/ by
+        // a stop is removed by the store's next writer.
+        TempPathRegistry.installSignalHandlers()
         var logger = Logger(label: "tilestore-serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .error
         let reloader = Thread { [self] in

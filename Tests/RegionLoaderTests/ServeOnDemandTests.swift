@@ -84,9 +84,9 @@ final class ServeOnDemandTests: XCTestCase {
         for e in etags { XCTAssertTrue(e.hasPrefix("\"\(entry.sha256.prefix(16))-"), e) }
         XCTAssertEqual(objectRequests(nginx, entry.sha256), 1)
 
-        // Not fetched: an unknown tileset, a zoom no band holds, a tile where nothing is published.
+        // Not fetched: an unknown tileset, a zoom past the tileset's, a tile where nothing is published.
         XCTAssertEqual(httpGet(tileURL(server, "no-such-tileset", z, x, y)).status, 404)
-        XCTAssertEqual(httpGet(tileURL(server, name, 13, 4 * x, 4 * y)).status, 404)
+        XCTAssertEqual(httpGet(tileURL(server, name, 15, 16 * x, 16 * y)).status, 404)
         XCTAssertEqual(httpGet(tileURL(server, name, 11, 1100, 1000)).status, 204)
         let text = (try? String(contentsOfFile: nginx.accessLog, encoding: .utf8)) ?? ""
         XCTAssertEqual(text.split(separator: "\n").filter { $0.contains("/objects/") }.count, 1, text)
@@ -243,7 +243,7 @@ final class ServeOnDemandTests: XCTestCase {
 
     // MARK: - Read-and-update
 
-    /// A region loaded at version 1, served while the repository publishes version 2: the pack
+    /// Regions loaded at version 1, served while the repository publishes a newer version: the pack
     /// the map uses is replaced (for the region) when next used; with the objects out of reach
     /// it is served as it is.
     func testNewerVersionReplacesTheVisiblePackForTheRegionAndStaleIsServedWhenUnreachable() throws {
@@ -255,16 +255,13 @@ final class ServeOnDemandTests: XCTestCase {
         let proxy = try FaultProxy(upstream: nginx.port, scratch: scratch)
         defer { proxy.stop() }
         let url = "http://127.0.0.1:\(proxy.port)/repository"
-        let v1 = Dictionary(fixture.v1Entries.map { ($0.key, $0.sha256) }, uniquingKeysWith: { a, _ in a })
-        let changed = band11(fixture).filter { v1[$0.key] != nil && v1[$0.key] != $0.sha256 }
-        XCTAssertGreaterThanOrEqual(changed.count, 2, "version 2 changes packs of band 11-12")
         let ts = Tilestore(store: scratch.path("store"))
         let server = try start(ts.store, url)
         let name = try tilesetName(server)
 
-        // Two regions, each inside one pack of band 11-12.
-        var tiles: [(z: Int, x: Int, y: Int, old: String, new: String)] = []
-        for (i, entry) in changed.prefix(2).enumerated() {
+        // Two regions, each inside one pack of band 11 (version 1).
+        var tiles: [(z: Int, x: Int, y: Int, key: String, old: String)] = []
+        for (i, entry) in fixture.v1Entries.filter({ $0.key.hasPrefix("11-") }).sorted(by: { $0.key < $1.key }).prefix(2).enumerated() {
             let (z, x, y) = parentTile(entry.key)
             let b = WebMercator.bounds(zoom: z, x: x, y: y)
             let w = (b.maxLon - b.minLon) * 0.3, h = (b.maxLat - b.minLat) * 0.3
@@ -277,27 +274,47 @@ final class ServeOnDemandTests: XCTestCase {
                 waitFor { httpGet(self.tileURL(server, name, t.0, t.1, t.2)).status == 200 }
             }
             let t = try XCTUnwrap(found, "a z12 tile of \(entry.key) with data")
-            tiles.append((t.0, t.1, t.2, v1[entry.key]!, entry.sha256))
-            XCTAssertTrue(httpGet(tileURL(server, name, t.0, t.1, t.2)).headers["etag"]?.hasPrefix("\"\(v1[entry.key]!.prefix(16))") ?? false)
+            tiles.append((t.0, t.1, t.2, entry.key, entry.sha256))
+            XCTAssertTrue(httpGet(tileURL(server, name, t.0, t.1, t.2)).headers["etag"]?.hasPrefix("\"\(entry.sha256.prefix(16))") ?? false)
         }
+        XCTAssertEqual(tiles.count, 2)
+        XCTAssertEqual(try ambient(ts)["packs"]?.intValue, 0, "the regions' packs were not fetched again")
 
-        // Version 2 is published; the first region's pack is refreshed when next used.
-        try copy.listOnly(versions: ["2", "1"])
-        let t0 = tiles[0]
-        XCTAssertTrue(waitFor { httpGet(self.tileURL(server, name, t0.z, t0.x, t0.y)).headers["etag"]?.hasPrefix("\"\(t0.new.prefix(16))") ?? false },
-                      "the visible pack is replaced by version 2's: \(server.log)")
+        // A newer version is published: the sample with every tile of zooms 11-14 given other gzip
+        // MTIME bytes (the same map, other bytes), so every pack of band 11 differs.
+        let changed = scratch.path("changed.mbtiles")
+        try FileManager.default.copyItem(atPath: TestTools.path("samples/liechtenstein.mbtiles"), toPath: changed)
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: try TestPython.executable())
+        python.arguments = ["-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute(\"UPDATE tiles SET tile_data = substr(tile_data, 1, 4) || X'01020304' || substr(tile_data, 9) WHERE zoom_level >= 11\"); db.commit()", changed]
+        try python.run()
+        python.waitUntilExit()
+        XCTAssertEqual(python.terminationStatus, 0)
+        let publish = try TestTools.result("tilepack-build", ["publish", "maps", "--source", changed,
+                                                              "--tileset", "liechtenstein", "--repository", copy.repository, "--quiet"])
+        XCTAssertEqual(publish.status, 0, publish.stderr)
+        let top = try RepositoryIndex.decode(FileTools.readFile(copy.repository + "/index.json", maxBytes: 1 << 20), source: "index.json")
+        let latestRef = try XCTUnwrap(top.tilesets.first?.versions.first)
+        let latest = try TilesetVersionIndex.decode(FileTools.readFile(copy.repository + "/" + latestRef.index, maxBytes: 64 << 20), source: latestRef.index)
+        let newSHA = Dictionary(latest.entries.map { ($0.key, $0.sha256) }, uniquingKeysWith: { a, _ in a })
+        for t in tiles { XCTAssertNotEqual(newSHA[t.key], t.old, "version \(latest.version) changes \(t.key)") }
+
+        // The first region's pack is replaced when next used.
+        let t0 = tiles[0], new0 = try XCTUnwrap(newSHA[t0.key])
+        XCTAssertTrue(waitFor { httpGet(self.tileURL(server, name, t0.z, t0.x, t0.y)).headers["etag"]?.hasPrefix("\"\(new0.prefix(16))") ?? false },
+                      "the visible pack is replaced by the newest version's: \(server.log)")
         let events = try TestTools.result("tilestore", ["--store", ts.store, "events"]).stdout
         XCTAssertTrue(events.contains("pack-refreshed") && events.contains("\"r0\""), events)
         XCTAssertEqual(try ts.run(["show", "r0"])["complete"]?.boolValue, true)
         XCTAssertFalse(ts.files(under: "maps").contains { $0.contains(t0.old) }, "the outdated pack is gone")
-        XCTAssertTrue(ts.files(under: "maps").contains { $0.contains(t0.new) }, "the new pack is stored")
+        XCTAssertTrue(ts.files(under: "maps").contains { $0.contains(new0) }, "the new pack is stored")
 
         // The objects out of reach: the second region's outdated pack is served as it is.
         try proxy.set("503")
         let t1 = tiles[1]
         let stale = httpGet(tileURL(server, name, t1.z, t1.x, t1.y))
         XCTAssertEqual(stale.status, 200)
-        XCTAssertTrue(stale.headers["etag"]?.hasPrefix("\"\(t1.old.prefix(16))") ?? false, "\(stale.headers)")
+        XCTAssertTrue(stale.headers["etag"]?.hasPrefix("\"\(t1.old.prefix(16))") ?? false, "served as it is: \(stale.headers)")
         XCTAssertEqual(stale.headers["cache-control"], "no-cache", "stale, and the region has no expiry: revalidate")
         nginx.stop()
         proxy.stop()
@@ -314,18 +331,19 @@ final class ServeOnDemandTests: XCTestCase {
         let nginx = try NginxServer(root: fixture.root, scratch: scratch)
         self.nginx = nginx
         let url = "http://127.0.0.1:\(nginx.port)/repository"
-        let entries = band11(fixture)
-        XCTAssertGreaterThanOrEqual(entries.count, 5)
+        let a = try XCTUnwrap(band11(fixture).first)
+        let others = fixture.v2Entries.filter { $0.key != a.key }
+        XCTAssertGreaterThanOrEqual(others.count, 4, "the fixture publishes at least 5 packs")
+        guard others.count >= 4 else { return }
         let ts = Tilestore(store: scratch.path("store"))
         // A region holding pack A.
-        let a = entries[0]
         let (az, ax, ay) = parentTile(a.key)
         let ab = WebMercator.bounds(zoom: az, x: ax, y: ay)
         let w = (ab.maxLon - ab.minLon) * 0.3, h = (ab.maxLat - ab.minLat) * 0.3
         try ts.run(["load", "home", "--from", url, "--bbox", "\(ab.minLon + w),\(ab.minLat + h),\(ab.maxLon - w),\(ab.maxLat - h)",
                     "--tileset", "liechtenstein", "--zoom", "11-12", "--quiet"])
         // B smallest, E next, then D, C largest: evicting C alone makes room for E.
-        let four = Array(entries.dropFirst().prefix(4)).sorted { ($0.size, $0.key) < ($1.size, $1.key) }
+        let four = Array(others.sorted { $0.key < $1.key }.prefix(4)).sorted { ($0.size, $0.key) < ($1.size, $1.key) }
         let (b, e, d, c) = (four[0], four[1], four[2], four[3])
         let limit = b.size + c.size + d.size
         let server = try start(ts.store, url, ["--ambient-limit", String(limit)])
