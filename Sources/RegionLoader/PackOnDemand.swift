@@ -89,7 +89,8 @@ public final class PackOnDemand: @unchecked Sendable {
     /// outdated pack `replacing` for every region using it. A bad pack is refused with one
     /// line naming its URL; nothing of it is stored.
     public func fetch(_ tileset: Tileset, key: MapPackKey, replacing: String?, ambientLimit: Int64,
-                      lastUsed: [String: Int64]) async throws -> TileStore.FetchedPackOutcome {
+                      lastUsed: [String: Int64]) async throws -> Fetched {
+        let started = MonotonicClock.nanoseconds()
         guard let entry = tileset.byKey[key.description] else {
             throw InputError(file: client.location.url(tileset.index.name), "has no pack \(key)")
         }
@@ -102,8 +103,19 @@ public final class PackOnDemand: @unchecked Sendable {
         let pack = TileStore.FetchedPack(file: partial, sha256: entry.sha256, bytes: Int64(entry.size), tileset: tileset.name,
                                          key: key.description, version: tileset.index.version, source: url,
                                          expiresAt: tileset.expiresAt, replacing: replacing)
+        let fetched = MonotonicClock.nanoseconds()
         let store = try TileStore.open(self.store, access: .write, quiet: true)
         defer { store.close() }
-        return try store.storeFetchedPack(pack, ambientLimit: ambientLimit, lastUsed: lastUsed)
+        let outcome = try store.storeFetchedPack(pack, ambientLimit: ambientLimit, lastUsed: lastUsed)
+        return Fetched(outcome: outcome, fetchSeconds: Double(fetched - started) / 1e9,
+                       storeSeconds: MonotonicClock.seconds(since: fetched))
+    }
+
+    /// What one fetch did, and where its time went (the bytes over the network, then the checks
+    /// and the durable install under the store's lock).
+    public struct Fetched: Sendable {
+        public var outcome: TileStore.FetchedPackOutcome
+        public var fetchSeconds: Double
+        public var storeSeconds: Double
     }
 }

@@ -144,11 +144,15 @@ final class OnDemandPacks: @unchecked Sendable {
                 let started = MonotonicClock.nanoseconds()
                 defer { lock.withLock { inFlight[sha256] = nil } }
                 do {
-                    let outcome = try await repository.fetch(tileset, key: key, replacing: replacing, ambientLimit: limit, lastUsed: used)
+                    let fetched = try await repository.fetch(tileset, key: key, replacing: replacing, ambientLimit: limit, lastUsed: used)
+                    let outcome = fetched.outcome
                     // The new snapshot is in place before anyone else may ask for this pack again.
+                    let reloading = MonotonicClock.nanoseconds()
                     server.reload(force: true)
                     let ms = Double(MonotonicClock.nanoseconds() - started) / 1e6
-                    server.log("\(replacing == nil ? "fetched" : "refreshed") pack \(key) of \(tileset.name) \(tileset.index.version) in \(String(format: "%.1f", ms)) ms"
+                    func f(_ v: Double) -> String { String(format: "%.1f", v) }
+                    server.log("\(replacing == nil ? "fetched" : "refreshed") pack \(key) of \(tileset.name) \(tileset.index.version) in \(f(ms)) ms"
+                               + " (fetch \(f(fetched.fetchSeconds * 1000)), store \(f(fetched.storeSeconds * 1000)), snapshot \(f(MonotonicClock.seconds(since: reloading) * 1000)))"
                                + (outcome.regionsUpdated.isEmpty ? "" : " (regions \(outcome.regionsUpdated.joined(separator: ", ")))")
                                + (outcome.evicted.isEmpty ? "" : "; evicted \(outcome.evicted.count) ambient packs"))
                     return outcome

@@ -114,7 +114,10 @@ public final class TileStore {
         try db.exec("PRAGMA journal_mode=WAL")
         try db.exec("PRAGMA synchronous=FULL")
         try db.exec("PRAGMA foreign_keys=ON")
-        try db.writeTransaction {
+        // An index at the current version needs no write (and no fsync'd commit) to be opened.
+        let hasMetaTable = try db.int("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'") > 0
+        let version = hasMetaTable ? try db.row("SELECT value FROM meta WHERE key = 'schema_version'") { $0.text(0) } : nil
+        if version != "\(StoreSchema.version)" { try db.writeTransaction {
             let hasMeta = try db.int("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'") > 0
             let existing = hasMeta ? try db.row("SELECT value FROM meta WHERE key = 'schema_version'") { $0.text(0) } : nil
             if existing == "1" { try db.exec(StoreSchema.renameVersion1Tables) }
@@ -122,7 +125,7 @@ public final class TileStore {
             if existing == "1" { try db.exec(StoreSchema.copyVersion1Rows) }
             // 2 → 3: `statements` added `ambient_packs`; nothing else changes.
             try db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", [.text("\(StoreSchema.version)")])
-        }
+        } }
         FileSync.syncDirectory(root)
         try store.checkSchema()
         try store.removeTemporaryFiles()
