@@ -46,6 +46,10 @@ final class OnDemandPacks: @unchecked Sendable {
     private var checking: Task<Void, Never>?
     private var inFlight: [String: Task<TileStore.FetchedPackOutcome, Error>] = [:]
     private var lastUsed: [String: Int64] = [:]
+    /// The last failed fetch of a pack (its hash): not tried again for `retryAfter` seconds, so
+    /// that offline every tile of an outdated pack is not held up by a fetch bound to fail.
+    private var failures: [String: (at: Double, error: String)] = [:]
+    private var retryAfter: Double { min(options.checkInterval, 30) }
     /// Packs fetched so far (each fetch counted once, however many requests waited for it).
     private(set) var fetches = 0
 
@@ -136,8 +140,11 @@ final class OnDemandPacks: @unchecked Sendable {
     /// One fetch per pack hash at a time: later callers wait for the first one's result.
     private func fetchOnce(_ tileset: PackOnDemand.Tileset, _ key: MapPackKey, sha256: String,
                            replacing: String?) async throws -> TileStore.FetchedPackOutcome {
-        let task: Task<TileStore.FetchedPackOutcome, Error> = lock.withLock {
+        let task: Task<TileStore.FetchedPackOutcome, Error> = try lock.withLock {
             if let running = inFlight[sha256] { return running }
+            if let failed = failures[sha256], Self.now() - failed.at < retryAfter {
+                throw InputError("\(failed.error) (not tried again for \(String(format: "%g", retryAfter)) s)")
+            }
             let used = lastUsed
             let limit = options.ambientLimit
             let task = Task<TileStore.FetchedPackOutcome, Error> { [self] in
@@ -145,6 +152,7 @@ final class OnDemandPacks: @unchecked Sendable {
                 defer { lock.withLock { inFlight[sha256] = nil } }
                 do {
                     let fetched = try await repository.fetch(tileset, key: key, replacing: replacing, ambientLimit: limit, lastUsed: used)
+                    lock.withLock { _ = failures.removeValue(forKey: sha256) }
                     let outcome = fetched.outcome
                     // The new snapshot is in place before anyone else may ask for this pack again.
                     let reloading = MonotonicClock.nanoseconds()
@@ -158,6 +166,7 @@ final class OnDemandPacks: @unchecked Sendable {
                     return outcome
                 } catch {
                     server.log("error: pack \(key) of \(tileset.name) not stored: \(error)")
+                    lock.withLock { failures[sha256] = (Self.now(), "\(error)") }
                     throw error
                 }
             }
@@ -167,6 +176,8 @@ final class OnDemandPacks: @unchecked Sendable {
         }
         return try await task.value
     }
+
+    static func now() -> Double { Double(MonotonicClock.nanoseconds()) / 1e9 }
 
     /// Writes the in-memory last uses to the store (at shutdown).
     func flushLastUsed() {
