@@ -112,7 +112,7 @@ final class OnDemandPacks: @unchecked Sendable {
             lock.withLock { lastUsed[stored.sha256] = Int64(Date().timeIntervalSince1970 * 1000) }
             let key = MapPackKeyText.key(bandMin: stored.bandMin, bandMax: stored.bandMax, z: stored.parentZ, x: stored.parentX, y: stored.parentY)
             guard snapshot.repositoryPacks[stored.sha256] != nil, let latest = tileset.byKey[key], latest.sha256 != stored.sha256,
-                  let packKey = tileset.packKey(z: z, x: x, y: y) else {
+                  let packKey = MapPackKey(key) else {
                 return .serve(snapshot, stale: false)
             }
             // Outdated: replaced now for every region using it; served as it is when that fails.
