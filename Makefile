@@ -9,7 +9,7 @@ PIPELINE ?= pipelines/liechtenstein.mk
 APT_PACKAGES := libsqlite3-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps pydeps osrm-deps test-deps osmium-deps build pipeline test smoke conformance scale scale-check scale-deps scale-slurm-check proto bench clean help
+.PHONY: all deps pydeps viewer-deps osrm-deps test-deps osmium-deps build pipeline test smoke conformance scale scale-check scale-deps scale-slurm-check proto bench clean help
 
 all: build
 
@@ -47,6 +47,13 @@ $(VENV)/.installed: Tests/python/requirements.txt
 
 pydeps: $(VENV)/.installed
 
+# The viewer page of tilestore serve: MapLibre GL JS from the venv's PyPI `maplibre` wheel (served
+# locally, no CDN), and headless Chromium (Debian) for its browser test and the pipeline's screenshot.
+export OFFGRID_MAPLIBRE_DIR = $(firstword $(wildcard $(abspath $(VENV))/lib/python3*/site-packages/maplibre/srcjs))
+viewer-deps: pydeps
+	@command -v chromium >/dev/null || command -v chromium-headless-shell >/dev/null || { echo "installing: chromium-headless-shell"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium-headless-shell >/dev/null; }
+
 # osrm-routed and its tools (PyPI osrm-bindings, Python >= 3.12) in their own venv, for the
 # side-by-side tests (OFFGRID_OSRM_PYTHON) and bench/serve-routing. The interpreter: python3.12+
 # on PATH, else pyenv's versions directory; none is an error that says so.
@@ -69,7 +76,7 @@ osrm-deps: $(VENV_OSRM)/.installed
 # workflow's extracts; libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri: software EGL for MapLibre Native (pymgl);
 # sqlite3: the command line that writes the TileSources tests' MBTiles fixtures.
 TEST_APT_PACKAGES := nginx slurm-wlm munge osmium-tool libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri sqlite3
-test-deps: deps pydeps osrm-deps
+test-deps: deps pydeps osrm-deps viewer-deps
 	@missing=""; for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
@@ -80,12 +87,12 @@ test-deps: deps pydeps osrm-deps
 osmium-deps:
 	@command -v osmium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq osmium-tool >/dev/null; }
 
-pipeline: build pydeps osmium-deps
+pipeline: build pydeps osmium-deps viewer-deps
 	$(MAKE) -f $(PIPELINE) BIN=$(BIN) OUT=$(OUT) PYTHON=$(PYTHON)
 
 # The smoke run builds the sample pipeline from scratch in its own directory, checks it,
 # and runs it again to check that nothing is rebuilt and the outputs are byte-identical.
-smoke: build pydeps osmium-deps
+smoke: build pydeps osmium-deps viewer-deps
 	rm -rf $(OUT)/smoke
 	$(MAKE) -f $(PIPELINE) BIN=$(BIN) OUT=$(OUT)/smoke PYTHON=$(PYTHON) check
 

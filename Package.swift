@@ -69,8 +69,13 @@ let package = Package(
                                                        "RoutingProfile", "OSMPBF", "StylePacks", "OffgridCore"]),
         .target(name: "TileStore", dependencies: ["CSQLite", "MapPacks", "StylePacks", "RoutingPacks", "OffgridCore", "TileMath"]),
         // `tilestore serve`: the store's tiles, TileJSON, styles, sprites and glyphs over HTTP (Hummingbird).
+        // With --repository it fetches the packs it lacks through RegionLoader (the SDK's read-and-update mode);
+        // the viewer page's routes go to route-query serve through AsyncHTTPClient.
         .target(name: "TileServer", dependencies: ["TileStore", "TileSources", "MapPacks", "StylePacks", "OffgridCore", "TileMath",
-                                                   .product(name: "Hummingbird", package: "hummingbird")]),
+                                                   "RegionLoader", "RepositoryClient", "PackRepository",
+                                                   .product(name: "Hummingbird", package: "hummingbird"),
+                                                   .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                   .product(name: "NIOCore", package: "swift-nio")]),
         // Fetching a pack repository (HTTP through one shared AsyncHTTPClient, or file://): timeouts,
         // retries, redirects, ETags, gzip, Range resume, size caps and SHA-256 checks. No store knowledge.
         .target(name: "RepositoryClient", dependencies: ["OffgridCore",

@@ -222,3 +222,7 @@ check: all maps-check store-check publish-check
 # Loading from the pack repository (pipelines/load.mk): serves publish.mk's repository.
 include $(dir $(firstword $(MAKEFILE_LIST)))load.mk
 all: $(LOAD_SUMMARY)
+
+# Packs on demand and the viewer (pipelines/ondemand.mk): serves publish.mk's repository to an empty store.
+include $(dir $(firstword $(MAKEFILE_LIST)))ondemand.mk
+all: $(ONDEMAND_SUMMARY)

@@ -6,13 +6,18 @@ import RepositoryClient
 /// The repository's indexes as one load sees them: `index.json` (revalidated with its ETag
 /// against a copy cached in the store's partial area, so an unchanged index is not fetched
 /// again), and per-version indexes checked against the size and SHA-256 `index.json` names.
-struct RepositoryIndexes {
-    let client: RepositoryClient
+public struct RepositoryIndexes: Sendable {
+    public let client: RepositoryClient
     /// The store's partial-download directory (the index cache lives there), or nil (no cache).
-    let cacheDirectory: String?
+    public let cacheDirectory: String?
+
+    public init(client: RepositoryClient, cacheDirectory: String?) {
+        self.client = client
+        self.cacheDirectory = cacheDirectory
+    }
 
     /// `index.json`, and whether the server said it had not changed.
-    func top() async throws -> (RepositoryIndex, notModified: Bool) {
+    public func top() async throws -> (RepositoryIndex, notModified: Bool) {
         let url = client.location.url("index.json")
         let cache = cacheDirectory.map { ($0 as NSString).appendingPathComponent("index-" + String(SHA256.hex(SHA256.hash(Array(url.utf8))).prefix(16))) }
         var etag: String?
@@ -53,7 +58,7 @@ struct RepositoryIndexes {
         return bytes
     }
 
-    func tileset(_ ref: RepositoryIndex.VersionRef) async throws -> TilesetVersionIndex {
+    public func tileset(_ ref: RepositoryIndex.VersionRef) async throws -> TilesetVersionIndex {
         try TilesetVersionIndex.decode(try await versionFile(ref), source: client.location.url(ref.index))
     }
 

@@ -15,6 +15,12 @@ enum ServerRoute: Equatable {
     case glyphs(fontStack: String, start: Int)
     /// `/health`, `/` (an index of tilesets and styles).
     case health, index
+    /// `/index.json`: the index as JSON whatever the client accepts; `/viewer`: the map page;
+    /// `/viewer/{file}`: its script and style sheet (MapLibre GL JS); `/route/v1/…`: OSRM's
+    /// route service, passed to `route-query serve` (`--routing`).
+    case indexJSON, viewer
+    case viewerAsset(String)
+    case routing
 
     /// Longest path accepted (414 beyond).
     static let maxPathBytes = 4096
@@ -41,6 +47,14 @@ enum ServerRoute: Equatable {
         switch segments.first {
         case "health" where segments.count == 1:
             return .health
+        case "index.json" where segments.count == 1:
+            return .indexJSON
+        case "viewer" where segments.count == 1:
+            return .viewer
+        case "viewer" where segments.count == 2:
+            return .viewerAsset(segments[1])
+        case "route" where segments.count == 4 && segments[1] == "v1":
+            return .routing
         case "tiles":
             if segments.count == 2, segments[1].hasSuffix(".json"), segments[1].count > 5 {
                 return .tileJSON(tileset: String(segments[1].dropLast(5)))

@@ -21,6 +21,8 @@ final class StoreSnapshot: @unchecked Sendable {
         var attribution: String?
         /// The earliest expiry of the regions holding the tileset.
         var expiresAt: Int64?
+        /// The regions of this tileset (the viewer lists them).
+        var regions: [(id: String, bbox: [Double]?)] = []
     }
 
     struct Resource {
@@ -37,8 +39,24 @@ final class StoreSnapshot: @unchecked Sendable {
         var spriteIds: [String]
     }
 
+    /// A tileset as the pack repository of `serve --repository` publishes it (its latest
+    /// version): served even before the store holds any of its packs, over its full zooms and bounds.
+    struct RepositoryTileset {
+        var name: String
+        var tileType: TileType
+        var compression: TileCompression
+        var minZoom: Int, maxZoom: Int
+        var bounds: [Double]?
+        var vectorLayers: [String]
+        var attribution: String?
+    }
+
     let version: Int64
     let tilesets: [String: Tileset]
+    /// Every stored map pack, by the ETag prefix of its hash (`TileIndex.PackFile.tag`).
+    let packsByTag: [String: ServingCatalog.MapPack]
+    /// Packs the repository may refresh (ambient, or of regions loaded from a repository): sha256 → version.
+    let repositoryPacks: [String: String]
     /// The tilesets by their names percent-encoded as the TileJSON templates write them, for
     /// the tile fast path (`TileResponder.fastTile`).
     let encodedTilesets: [(encoded: String, tileset: Tileset)]
@@ -49,13 +67,16 @@ final class StoreSnapshot: @unchecked Sendable {
     /// Problems met while building (packs that could not be opened), for the log.
     let warnings: [String]
 
-    init(catalog: ServingCatalog, version: Int64, previous: StoreSnapshot?) {
+    init(catalog: ServingCatalog, version: Int64, previous: StoreSnapshot?, repository: [String: RepositoryTileset] = [:],
+         repositoryPacks: [String: String] = [:]) {
         self.version = version
+        self.repositoryPacks = repositoryPacks
+        packsByTag = Dictionary(catalog.mapPacks.map { (String($0.sha256.prefix(16)), $0) }, uniquingKeysWith: { a, _ in a })
         var warnings: [String] = []
         var tilesets: [String: Tileset] = [:]
         let byTileset = Dictionary(grouping: catalog.mapPacks, by: \.tileset)
-        for name in byTileset.keys.sorted() {
-            let packs = byTileset[name]!
+        for name in Set(byTileset.keys).union(repository.keys).sorted() {
+            let packs = byTileset[name] ?? []
             let regions = catalog.regions.filter { $0.tilesetName == name }
             var readers: [(MapPackReader, String)] = []
             let signature = packs.map(\.sha256)
@@ -75,7 +96,10 @@ final class StoreSnapshot: @unchecked Sendable {
                         if FileManager.default.fileExists(atPath: p.file) { warnings.append("\(error)") }
                     }
                 }
-                guard let header = readers.first?.0.header else { continue }
+                guard let header = readers.first?.0.header ?? repository[name].map({ r in
+                    MapPackHeader(band: ZoomBand(0, 0), parent: TileCoordinate(z: 0, x: 0, y: 0), tilesetId: name,
+                                  tileType: r.tileType, tileCompression: r.compression)
+                }) else { continue }
                 let reuse = Dictionary((previous?.tilesets[name]?.index.openPacks ?? []).map { ($0.tag, $0) }, uniquingKeysWith: { a, _ in a })
                 do {
                     index = try TileIndex(tileType: header.tileType, compression: header.tileCompression, readers: readers,
@@ -86,11 +110,13 @@ final class StoreSnapshot: @unchecked Sendable {
                     continue
                 }
             }
-            guard let index, let held = index.zooms else { continue }
+            let fromRepository = repository[name]
+            guard let index, let held = index.zooms ?? fromRepository.map({ $0.minZoom...$0.maxZoom }) else { continue }
             var t = Tileset(name: name, index: index, packSignature: signature, covers: [], bounds: nil,
                             minZoom: held.lowerBound, maxZoom: held.upperBound, vectorLayers: [], attribution: nil, expiresAt: nil)
             var zoomsFromRegions: ClosedRange<Int>?
             for r in regions {
+                t.regions.append((r.id, r.bbox))
                 let effective = r.tileset["zoom"]?["effective"]?.arrayValue?.compactMap(\.intValue) ?? []
                 let zooms = effective.count == 2 && effective[0] <= effective[1] ? effective[0]...effective[1] : held
                 zoomsFromRegions = zoomsFromRegions.map { min($0.lowerBound, zooms.lowerBound)...max($0.upperBound, zooms.upperBound) } ?? zooms
@@ -110,6 +136,14 @@ final class StoreSnapshot: @unchecked Sendable {
                 t.minZoom = max(held.lowerBound, z.lowerBound)
                 t.maxZoom = min(held.upperBound, z.upperBound)
                 if t.minZoom > t.maxZoom { (t.minZoom, t.maxZoom) = (held.lowerBound, held.upperBound) }
+            }
+            if let r = fromRepository {
+                // The repository fills what the store lacks: its zooms and bounds are the tileset's.
+                t.minZoom = r.minZoom
+                t.maxZoom = r.maxZoom
+                t.bounds = r.bounds ?? t.bounds
+                for layer in r.vectorLayers where !t.vectorLayers.contains(layer) { t.vectorLayers.append(layer) }
+                t.attribution = t.attribution ?? r.attribution
             }
             tilesets[name] = t
         }

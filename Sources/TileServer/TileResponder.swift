@@ -22,11 +22,15 @@ struct TileResponder: HTTPResponder {
         let response: Response
         do {
             if let (t, z, x, y) = Self.fastTile(request.uri.path, snapshot) {
-                response = try tile(snapshot, t, z, x, y, request)
+                response = server.onDemand == nil ? try tile(snapshot, t, z, x, y, request) : try await onDemandTile(snapshot, t.name, z, x, y, request)
                 return head ? Self.stripBody(response) : response
             }
             switch try ServerRoute.parse(request.uri.path) {
             case .tile(let name, let z, let x, let y):
+                if server.onDemand != nil {
+                    response = try await onDemandTile(snapshot, name, z, x, y, request)
+                    break
+                }
                 guard let t = snapshot.tilesets[name] else { return Self.text(.notFound, "no tileset \"\(name)\" in the store\n") }
                 response = try tile(snapshot, t, z, x, y, request)
             case .tileJSON(let name):
@@ -49,8 +53,28 @@ struct TileResponder: HTTPResponder {
                 response = try resource(r, type: "application/x-protobuf", request)
             case .health:
                 response = Self.text(.ok, "ok\n")
-            case .index:
+            case .index where Self.acceptsHTML(request):
+                response = Self.html(ViewerPage.html(hasAssets: server.viewer.assets != nil))
+            case .index, .indexJSON:
                 response = json(server.indexDocument(snapshot, base: base(request)), request, cache: "no-cache")
+            case .viewer:
+                response = Self.html(ViewerPage.html(hasAssets: server.viewer.assets != nil))
+            case .viewerAsset(let name):
+                guard let (file, type) = server.viewer.asset(name) else {
+                    return Self.text(.notFound, server.viewer.assets == nil
+                        ? "no MapLibre GL JS files: start the server with --viewer-assets DIR (or OFFGRID_MAPLIBRE_DIR)\n"
+                        : "no viewer file \"\(name)\"\n")
+                }
+                response = Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=3600"],
+                                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: try FileTools.readFile(file, maxBytes: 64 << 20))))
+            case .routing:
+                guard let routing = server.routing else {
+                    return Self.text(.notFound, "no routing server: start tilestore serve with --routing URL (route-query serve)\n")
+                }
+                let query = request.uri.query.map { "?" + $0 } ?? ""
+                let (status, type, body) = try await routing.get(request.uri.path + query)
+                response = Response(status: .init(code: status), headers: [.contentType: type, .cacheControl: "no-store"],
+                                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
             }
         } catch let failure as ServerRoute.Failure {
             switch failure {
@@ -113,7 +137,24 @@ struct TileResponder: HTTPResponder {
 
     // MARK: - Tiles (the fast path)
 
-    private func tile(_ snapshot: StoreSnapshot, _ t: StoreSnapshot.Tileset, _ z: Int, _ x: Int, _ y: Int, _ request: Request) throws -> Response {
+    /// `serve --repository`: the pack holding the tile is fetched (or refreshed) first when the
+    /// store lacks it (or holds an outdated one); an outdated pack that cannot be refreshed is
+    /// served as it is, its expiry in Cache-Control.
+    private func onDemandTile(_ snapshot: StoreSnapshot, _ name: String, _ z: Int, _ x: Int, _ y: Int, _ request: Request) async throws -> Response {
+        switch await server.onDemand!.prepare(name: name, z: z, x: x, y: y, snapshot: snapshot) {
+        case .serve(let s, let stale):
+            guard let t = s.tilesets[name] else { return Self.text(.notFound, "no tileset \"\(name)\" in the store or the repository\n") }
+            return try tile(s, t, z, x, y, request, stale: stale)
+        case .empty:
+            let cache = Self.cacheControl(snapshot.tilesets[name]?.expiresAt, now: server.now())
+            return Response(status: .noContent, headers: [.accessControlAllowOrigin: "*", .cacheControl: cache])
+        case .failed(let message):
+            return Self.text(.badGateway, "tile \(z)/\(x)/\(y) of \"\(name)\": its pack could not be fetched: \(message)\n")
+        }
+    }
+
+    private func tile(_ snapshot: StoreSnapshot, _ t: StoreSnapshot.Tileset, _ z: Int, _ x: Int, _ y: Int, _ request: Request,
+                      stale: Bool = false) throws -> Response {
         let name = t.name
         guard let at = t.index.locate(z: z, x: x, y: y) else {
             if z >= t.minZoom, z <= t.maxZoom, snapshot.isInCover(t, z: z, x: x, y: y) {
@@ -121,7 +162,8 @@ struct TileResponder: HTTPResponder {
             }
             return Self.text(.notFound, "tile \(z)/\(x)/\(y) is outside what the store holds of \"\(name)\"\n")
         }
-        let cache = Self.cacheControl(t.expiresAt, now: server.now())
+        // A stale pack (outdated, the repository out of reach) says so and keeps only its own expiry.
+        let cache = stale && t.expiresAt == nil ? "no-cache" : Self.cacheControl(t.expiresAt, now: server.now())
         guard at.length > 0 else {
             return Response(status: .noContent, headers: [.accessControlAllowOrigin: "*", .cacheControl: cache])
         }
@@ -219,6 +261,15 @@ struct TileResponder: HTTPResponder {
             return "http://\(host)"
         }
         return "http://\(server.listeningAddress())"
+    }
+
+    static func acceptsHTML(_ request: Request) -> Bool {
+        request.headers[.accept]?.contains("text/html") ?? false
+    }
+
+    static func html(_ page: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
 
     static func text(_ status: HTTPResponse.Status, _ message: String, extra: HTTPFields = [:]) -> Response {

@@ -16,17 +16,32 @@ import TileStore
 public final class TileServer: @unchecked Sendable {
     private let store: TileStore
     private let lock = NSLock()
+    /// One reload at a time (the reloader thread and fetches both reload).
+    private let reloadLock = NSLock()
     private var snapshot: StoreSnapshot
     private var address = ""
     private var stopped = false
     private let quiet: Bool
     public let reloadInterval: Double
+    /// `--repository`: tiles the store lacks are fetched by packs (nil: the store as it is).
+    private(set) var onDemand: OnDemandPacks?
+    /// The viewer page's options (MapLibre GL JS files, the routing server).
+    public let viewer: ViewerOptions
+    let routing: RoutingProxy?
 
-    public init(store path: String, reloadInterval: Double = 1, quiet: Bool = false) throws {
+    public init(store path: String, reloadInterval: Double = 1, quiet: Bool = false, onDemand: OnDemandOptions? = nil,
+                viewer: ViewerOptions = ViewerOptions()) throws {
+        if onDemand != nil, !FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("index.sqlite")) {
+            // An empty store is where on-demand serving starts from: create it.
+            try TileStore.open(path, access: .write, quiet: true).close()
+        }
         store = try TileStore.open(path, access: .read, quiet: true)
         self.quiet = quiet
         self.reloadInterval = reloadInterval
+        self.viewer = viewer
+        routing = viewer.routingURL.map { RoutingProxy(base: $0) }
         snapshot = StoreSnapshot(catalog: try store.servingCatalog(), version: try store.dataVersion(), previous: nil)
+        if let onDemand { self.onDemand = try OnDemandPacks(options: onDemand, store: path, server: self) }
         for w in snapshot.warnings { log("warning: \(w)") }
     }
 
@@ -53,11 +68,18 @@ public final class TileServer: @unchecked Sendable {
     }
 
     /// Takes a new snapshot when the index changed since the current one was taken.
-    public func reloadIfChanged() {
+    public func reloadIfChanged() { reload(force: false) }
+
+    /// Takes a new snapshot when the index changed (or always, `force`: the repository changed).
+    func reload(force: Bool) {
+        reloadLock.lock()
+        defer { reloadLock.unlock() }
         do {
             let version = try store.dataVersion()
-            guard version != current().version else { return }
-            let next = StoreSnapshot(catalog: try store.servingCatalog(), version: version, previous: current())
+            guard force || version != current().version else { return }
+            let next = StoreSnapshot(catalog: try store.servingCatalog(), version: version, previous: current(),
+                                     repository: onDemand?.repositoryTilesets() ?? [:],
+                                     repositoryPacks: onDemand == nil ? [:] : try store.repositoryPackVersions())
             for w in next.warnings { log("warning: \(w)") }
             lock.lock()
             snapshot = next
@@ -69,6 +91,11 @@ public final class TileServer: @unchecked Sendable {
 
     /// Serves until SIGTERM/SIGINT. `onReady` gets `host:port` once listening (port 0 picks one).
     public func run(host: String, port: Int, onReady: @escaping @Sendable (String) -> Void) async throws {
+        // Storing a fetched pack writes temporary files, whose registry would install its own
+        // SIGINT/SIGTERM handler (remove, re-raise: exit by signal) over the graceful shutdown's.
+        // Installed first, it is replaced by the shutdown's handling below; a file left in tmp/ by
+        // a stop is removed by the store's next writer.
+        TempPathRegistry.installSignalHandlers()
         var logger = Logger(label: "tilestore-serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .error
         let reloader = Thread { [self] in
@@ -81,6 +108,10 @@ public final class TileServer: @unchecked Sendable {
         }
         reloader.start()
         defer { lock.withLock { stopped = true } }
+        if let onDemand {
+            await onDemand.checkRepository()
+            reload(force: true)
+        }
         let app = Application(
             responder: TileResponder(server: self),
             configuration: .init(address: .hostname(host, port: port), serverName: nil, reuseAddress: true),
@@ -90,7 +121,21 @@ public final class TileServer: @unchecked Sendable {
                 onReady(bound)
             },
             logger: logger)
-        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        do {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch {
+            await stopClients()
+            throw error
+        }
+        await stopClients()
+    }
+
+    private func stopClients() async {
+        if let onDemand {
+            onDemand.flushLastUsed()
+            await onDemand.shutdown()
+        }
+        await routing?.shutdown()
     }
 
     /// `GET /`: what the server holds, with the URLs to use.
@@ -106,7 +151,17 @@ public final class TileServer: @unchecked Sendable {
             return ["uri": .string(style.uri), "id": .string(style.id),
                     "style": .string("\(base)/styles/\(ServerRoute.percentEncode(style.id))/style.json")]
         }
-        return ["tilesets": .array(tilesets), "styles": .array(styles)]
+        var regions: [JSONValue] = []
+        for (name, t) in s.tilesets.sorted(by: { $0.key < $1.key }) {
+            for r in t.regions { regions.append(["id": .string(r.id), "tileset": .string(name), "bbox": r.bbox.map { .array($0.map { .double($0) }) } ?? .null]) }
+        }
+        var doc: [String: JSONValue] = ["tilesets": .array(tilesets), "styles": .array(styles), "regions": .array(regions)]
+        if let onDemand {
+            doc["repository"] = ["url": .string(onDemand.options.repository.description), "ambientLimit": .int(Int(onDemand.options.ambientLimit)),
+                                 "packsFetched": .int(onDemand.fetches)]
+        }
+        doc["routing"] = routing == nil ? .null : .string("\(base)/route/v1")
+        return .object(doc)
     }
 }
 

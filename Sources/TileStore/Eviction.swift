@@ -25,7 +25,7 @@ extension TileStore {
     }
 
     /// Removes index rows (only if still unused) and then their files.
-    private func removeObjects(_ chosen: [(EvictedObject, String)]) throws -> [EvictedObject] {
+    func removeObjects(_ chosen: [(EvictedObject, String)]) throws -> [EvictedObject] {
         guard !chosen.isEmpty else { return [] }
         var removed: [(EvictedObject, String)] = []
         try db.writeTransaction {

@@ -114,30 +114,37 @@ extension TileStore {
                 throw InputError(file: source, "SHA-256 \(sha) does not match region.json (\(p.sha256)): the pack is corrupt or was changed")
             }
             guard bytes == p.bytes else { throw InputError(file: source, "has \(bytes) bytes, region.json says \(p.bytes)") }
-            let reader: MapPackReader
-            do {
-                reader = try MapPackReader(path: tmp.path)
-                try reader.verify()
-            } catch let e as InputError {
-                throw InputError(file: source, offset: e.offset, e.message)
-            } catch let e as BinaryFormatError {
-                throw InputError(file: source, offset: e.offset, e.message)
-            }
-            let h = reader.header
-            guard h.relativePath == p.path else {
-                throw InputError(file: source, "holds pack \(h.relativePath) (band \(h.band), parent \(h.parent)), not \(p.path)")
-            }
-            if let name = manifest.tilesetName, h.tilesetId != name {
-                throw InputError(file: source, "is a pack of tileset \"\(h.tilesetId)\", region.json says \"\(name)\"")
-            }
-            let row = ObjectRow(sha256: sha, kind: .mapPack, bytes: bytes, tiles: reader.entries.count, tileset: h.tilesetId,
-                                band: (h.band.minZoom, h.band.maxZoom), parent: (h.parent.z, h.parent.x, h.parent.y),
-                                expiresAt: manifest.expiresAt)
+            let row = try checkedMapPack(tmp.path, source: source, sha256: sha, bytes: bytes, expectedPath: p.path,
+                                         tileset: manifest.tilesetName, expiresAt: manifest.expiresAt)
             return (tmp, row)
         } catch {
             tmp.discard()
             throw error
         }
+    }
+
+    /// Checks a staged map pack's content (every tile's CRC32, the header's band, parent and
+    /// tileset against what the caller expects) and makes its object row. Errors name `source`.
+    func checkedMapPack(_ staged: String, source: String, sha256 sha: String, bytes: Int64, expectedPath: String,
+                        tileset: String?, expiresAt: Int64?) throws -> ObjectRow {
+        let reader: MapPackReader
+        do {
+            reader = try MapPackReader(path: staged)
+            try reader.verify()
+        } catch let e as InputError {
+            throw InputError(file: source, offset: e.offset, e.message)
+        } catch let e as BinaryFormatError {
+            throw InputError(file: source, offset: e.offset, e.message)
+        }
+        let h = reader.header
+        guard h.relativePath == expectedPath else {
+            throw InputError(file: source, "holds pack \(h.relativePath) (band \(h.band), parent \(h.parent)), not \(expectedPath)")
+        }
+        if let name = tileset, h.tilesetId != name {
+            throw InputError(file: source, "is a pack of tileset \"\(h.tilesetId)\", expected \"\(name)\"")
+        }
+        return ObjectRow(sha256: sha, kind: .mapPack, bytes: bytes, tiles: reader.entries.count, tileset: h.tilesetId,
+                         band: (h.band.minZoom, h.band.maxZoom), parent: (h.parent.z, h.parent.x, h.parent.y), expiresAt: expiresAt)
     }
 
     func upsertRegion(id: String, manifest: RegionManifest, options: InstallOptions) throws {

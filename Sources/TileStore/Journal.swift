@@ -18,6 +18,15 @@ public enum StoreEventType: String, Sendable, CaseIterable {
     case stylePackRemoved = "style-pack-removed"
     /// `quota 0` wiped every region and style.
     case storeWiped = "store-wiped"
+    /// `serve --repository` fetched a map pack the store lacked and stored it in the ambient cache.
+    case ambientPackStored = "ambient-pack-stored"
+    /// `serve --repository` replaced an outdated pack by the repository's latest, for every
+    /// region (and the ambient cache) referring to it.
+    case packRefreshed = "pack-refreshed"
+    /// Ambient packs evicted, least recently used first, to keep the cache within its limit.
+    case ambientEvicted = "ambient-evicted"
+    /// `ambient clear` emptied the ambient cache.
+    case ambientCleared = "ambient-cleared"
 }
 
 /// One journal entry as `events` prints it (one NDJSON line).

@@ -100,12 +100,15 @@ final class StoreFiles {
     /// Flushes written temporary files to disk, renames each to its relative path (replacing a
     /// file of that name: the same content, since names are hashes) and flushes the directories,
     /// so that when this returns the files are durable under their final names. One `syncfs(2)`
-    /// for the whole batch where the system has it (hundreds of small style resources would
-    /// otherwise cost two fsyncs each), else an fsync per file and per directory.
+    /// for a batch of many files where the system has it (hundreds of small style resources would
+    /// otherwise cost two fsyncs each), else an fsync per file and per directory: a pack or two
+    /// (`serve --repository` stores one at a time) would wait for everything other processes
+    /// wrote to the file system.
     func publish(_ batch: [(file: TemporaryFile, relative: String)]) throws {
         guard !batch.isEmpty else { return }
         CrashPoint.reached(.copied)
-        if !FileSync.syncFileSystem(ofDirectory: root) {
+        let wholeFileSystem = batch.count > Self.fsyncPerFileUpTo
+        if !wholeFileSystem || !FileSync.syncFileSystem(ofDirectory: root) {
             for (tmp, _) in batch { try tmp.fsyncFile() }
         }
         var directories: Set<String> = []
@@ -125,11 +128,14 @@ final class StoreFiles {
             tmp.published()
             directories.insert(dir)
         }
-        if !FileSync.syncFileSystem(ofDirectory: root) {
+        if !wholeFileSystem || !FileSync.syncFileSystem(ofDirectory: root) {
             for dir in directories.sorted(by: { $0.count > $1.count }) { FileSync.syncDirectory(dir) }
         }
         CrashPoint.reached(.published)
     }
+
+    /// Batches of at most this many files are flushed file by file, not with `syncfs(2)`.
+    static let fsyncPerFileUpTo = 8
 
     /// Removes a file by relative path; a missing file is not an error. Returns whether it existed.
     @discardableResult

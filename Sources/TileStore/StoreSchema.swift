@@ -1,8 +1,12 @@
 /// The index schema (docs/FORMATS.md, "Tile store"). Version 2: version 1 plus routing tiles
 /// (objects and region rows of kind `routing-tile`, loaded from a repository) and the `events`
-/// journal. A version 1 index is upgraded in place by the first writer (`migrateFromVersion1`).
+/// journal. Version 3: version 2 plus `ambient_packs`, the map packs `serve --repository` fetched
+/// on demand (the ambient cache). Older indexes are upgraded in place by the first writer
+/// (`TileStore.open`): 1 → 2 rebuilds two tables, 2 → 3 only adds the new table.
 enum StoreSchema {
-    static let version = 2
+    static let version = 3
+    /// Versions a reader accepts as they are (a writer upgrades them).
+    static let readable: Set<String> = ["1", "2", "3"]
 
     static let statements = """
     CREATE TABLE IF NOT EXISTS meta (
@@ -73,6 +77,18 @@ enum StoreSchema {
         PRIMARY KEY (uri, path)
     );
     CREATE INDEX IF NOT EXISTS style_resources_by_sha ON style_resources (sha256);
+    CREATE TABLE IF NOT EXISTS ambient_packs (
+        sha256     TEXT PRIMARY KEY REFERENCES objects (sha256) ON DELETE CASCADE,
+        tileset    TEXT NOT NULL,
+        key        TEXT NOT NULL,
+        version    TEXT NOT NULL,
+        source     TEXT NOT NULL,
+        bytes      INTEGER NOT NULL,
+        fetched_at INTEGER NOT NULL,
+        last_used  INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS ambient_packs_by_use ON ambient_packs (last_used, sha256);
+    CREATE INDEX IF NOT EXISTS ambient_packs_by_key ON ambient_packs (tileset, key);
     CREATE TABLE IF NOT EXISTS events (
         seq     INTEGER PRIMARY KEY AUTOINCREMENT,
         time    INTEGER NOT NULL,

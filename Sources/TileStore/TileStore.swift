@@ -114,14 +114,18 @@ public final class TileStore {
         try db.exec("PRAGMA journal_mode=WAL")
         try db.exec("PRAGMA synchronous=FULL")
         try db.exec("PRAGMA foreign_keys=ON")
-        try db.writeTransaction {
+        // An index at the current version needs no write (and no fsync'd commit) to be opened.
+        let hasMetaTable = try db.int("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'") > 0
+        let version = hasMetaTable ? try db.row("SELECT value FROM meta WHERE key = 'schema_version'") { $0.text(0) } : nil
+        if version != "\(StoreSchema.version)" { try db.writeTransaction {
             let hasMeta = try db.int("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'") > 0
             let existing = hasMeta ? try db.row("SELECT value FROM meta WHERE key = 'schema_version'") { $0.text(0) } : nil
             if existing == "1" { try db.exec(StoreSchema.renameVersion1Tables) }
             try db.exec(StoreSchema.statements)
             if existing == "1" { try db.exec(StoreSchema.copyVersion1Rows) }
-            try db.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)", [.text("\(StoreSchema.version)")])
-        }
+            // 2 → 3: `statements` added `ambient_packs`; nothing else changes.
+            try db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", [.text("\(StoreSchema.version)")])
+        } }
         FileSync.syncDirectory(root)
         try store.checkSchema()
         try store.removeTemporaryFiles()
@@ -136,8 +140,8 @@ public final class TileStore {
         } catch {
             throw InputError(file: db.path, "not a tile store index (no meta table)")
         }
-        // A version 1 index is read as is (no events yet); the first writer upgrades it.
-        guard version == "\(StoreSchema.version)" || version == "1" else {
+        // An older index is read as is (no events, no ambient packs yet); the first writer upgrades it.
+        guard let version, StoreSchema.readable.contains(version) else {
             throw InputError(file: db.path, "unsupported tile store schema version \(version ?? "none") (this tool knows \(StoreSchema.version))")
         }
     }

@@ -25,7 +25,7 @@ struct Tilestore: ParsableCommand {
             StylePacksCommand.self, RemoveStyleCommand.self,
             QuotaCommand.self, EvictCommand.self, VerifyCommand.self, GetCommand.self,
             ServeCommand.self, ExportCommand.self,
-            VersionsCommand.self, LoadCommand.self, UpdateCommand.self, EventsCommand.self, SetMetadataCommand.self,
+            VersionsCommand.self, LoadCommand.self, UpdateCommand.self, EventsCommand.self, SetMetadataCommand.self, AmbientCommand.self,
         ])
 
     @OptionGroup var global: StoreOptions

@@ -10,6 +10,7 @@ and, for a matching path while N != 0, injects fault M (and decrements N):
   corrupt     send the full body with bytes changed
   404 / 500 / 503   answer that status
   slow        send the headers, then stall for 30 s
+  delay       wait 1 s, then forward as is (requests that arrive meanwhile overlap)
   norange     forward without the Range header (the server answers 200 with everything)
   redirect-loop     answer 302 to the same URL
 Every response is logged to LOG_NDJSON: {"path", "range", "status", "bytes", "fault"}.
@@ -81,6 +82,8 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
         if fault == "norange":
             headers.pop("Range", None)
+        if fault == "delay":
+            time.sleep(1)
         conn = http.client.HTTPConnection("127.0.0.1", UPSTREAM, timeout=60)
         conn.request("GET", self.path, headers=headers)
         resp = conn.getresponse()
