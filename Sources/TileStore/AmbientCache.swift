@@ -39,7 +39,7 @@ extension TileStore {
     }
 
     /// What storing a fetched pack did.
-    public struct FetchedPackOutcome: Encodable {
+    public struct FetchedPackOutcome: Encodable, Sendable {
         public var sha256: String
         public var key: String
         /// Regions whose pack was replaced (read-and-update), sorted.

@@ -33,7 +33,7 @@ public struct EvictionTotals: Encodable, Equatable {
 }
 
 /// A file eviction removed.
-public struct EvictedObject: Encodable, Equatable {
+public struct EvictedObject: Encodable, Equatable, Sendable {
     public var sha256: String
     public var kind: StoredObjectKind
     public var bytes: Int64
