@@ -1,0 +1,10 @@
+import FuzzSupport
+import RoutingProfile
+
+/// A travel profile file (profiles/*.json, route-graph --profile).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzProfile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    FuzzInput.run(data, size) { bytes in
+        _ = try TravelProfile.parse(json: bytes, source: "profile.json")
+    }
+}
