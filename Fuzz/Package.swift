@@ -17,7 +17,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [.package(name: "Offgrid", path: "..")],
     targets: [
-        .target(name: "FuzzSupport", dependencies: [.product(name: "OffgridReaders", package: "Offgrid")]),
+        // libFuzzer's driver called from the executable's entry point (see FuzzInput.main).
+        .target(name: "CFuzzDriver"),
+        .target(name: "FuzzSupport", dependencies: ["CFuzzDriver", .product(name: "OffgridReaders", package: "Offgrid")]),
     ] + targets.map { name in
         .executableTarget(name: "fuzz-\(name)",
                           dependencies: ["FuzzSupport", .product(name: "OffgridReaders", package: "Offgrid")],

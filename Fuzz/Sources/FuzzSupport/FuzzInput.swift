@@ -1,3 +1,4 @@
+import CFuzzDriver
 import Foundation
 import OffgridCore
 
@@ -5,6 +6,14 @@ import OffgridCore
 /// throws an error whose message is one line (a trap, an out-of-bounds access, a leak, a hang or
 /// a multi-line message is a finding), and scratch files for readers that take a path.
 public enum FuzzInput {
+    /// An executable's main: SwiftPM links an executable target's entry point as `<module>_main`
+    /// (so that tests can import executables), which leaves no room for libFuzzer's own `main`;
+    /// each target defines that symbol and hands over to libFuzzer's driver here.
+    public static func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                            _ callback: offgrid_fuzz_callback) -> Int32 {
+        offgrid_fuzz_run_driver(argc, argv, callback)
+    }
+
     /// Runs `body` on the fuzzer's bytes. Thrown errors are the reader refusing the input, which
     /// is fine; their text must still be one line, as the tools print it.
     public static func run(_ data: UnsafePointer<UInt8>?, _ size: Int, _ body: ([UInt8]) throws -> Void) -> Int32 {

@@ -24,3 +24,8 @@ public func fuzzBatchLine(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
     }
 }
+
+@_cdecl("fuzz_batch_line_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzBatchLine)
+}

@@ -13,3 +13,8 @@ public func fuzzGeoJSONRegion(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
         _ = try PolygonRegion.parse(geoJSON: text)
     }
 }
+
+@_cdecl("fuzz_geojson_region_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzGeoJSONRegion)
+}

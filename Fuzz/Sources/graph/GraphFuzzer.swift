@@ -25,3 +25,8 @@ public func fuzzGraph(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
     }
 }
+
+@_cdecl("fuzz_graph_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzGraph)
+}

@@ -17,3 +17,8 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         if again != value { fatalError("JSON round trip changed the value: \(text.debugDescription)") }
     }
 }
+
+@_cdecl("fuzz_json_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzJSON)
+}

@@ -16,3 +16,8 @@ public func fuzzLocationTrace(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
         _ = try PredictiveRegions.decodePolyline(text, precision: nil)
     }
 }
+
+@_cdecl("fuzz_location_trace_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzLocationTrace)
+}

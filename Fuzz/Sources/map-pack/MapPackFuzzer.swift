@@ -16,3 +16,8 @@ public func fuzzMapPack(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         try pack.verify()
     }
 }
+
+@_cdecl("fuzz_map_pack_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzMapPack)
+}

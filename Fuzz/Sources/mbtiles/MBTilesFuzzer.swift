@@ -21,3 +21,8 @@ public func fuzzMBTiles(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
     }
 }
+
+@_cdecl("fuzz_mbtiles_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzMBTiles)
+}

@@ -20,3 +20,8 @@ public func fuzzOSRMURL(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         if answer.status >= 500 { fatalError("OSRM answer \(answer.status): \(answer.body)") }
     }
 }
+
+@_cdecl("fuzz_osrm_url_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzOSRMURL)
+}

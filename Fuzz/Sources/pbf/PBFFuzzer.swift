@@ -29,3 +29,8 @@ public func fuzzPBF(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
     }
 }
+
+@_cdecl("fuzz_pbf_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzPBF)
+}

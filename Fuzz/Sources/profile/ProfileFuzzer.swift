@@ -8,3 +8,8 @@ public func fuzzProfile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         _ = try TravelProfile.parse(json: bytes, source: "profile.json")
     }
 }
+
+@_cdecl("fuzz_profile_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzProfile)
+}

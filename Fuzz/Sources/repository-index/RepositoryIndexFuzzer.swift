@@ -13,3 +13,8 @@ public func fuzzRepositoryIndex(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         _ = try UnpackedRoutingDirectory.Manifest.decode(bytes, path: "manifest.json")
     }
 }
+
+@_cdecl("fuzz_repository_index_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzRepositoryIndex)
+}

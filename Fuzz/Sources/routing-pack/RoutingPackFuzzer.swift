@@ -21,3 +21,8 @@ public func fuzzRoutingPack(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
         }
     }
 }
+
+@_cdecl("fuzz_routing_pack_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzRoutingPack)
+}

@@ -14,3 +14,8 @@ public func fuzzRoutingTile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
         if again != tile { fatalError("routing tile: decode(encode(tile)) differs from the tile") }
     }
 }
+
+@_cdecl("fuzz_routing_tile_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzRoutingTile)
+}

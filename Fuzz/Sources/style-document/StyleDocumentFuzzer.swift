@@ -10,3 +10,8 @@ public func fuzzStyleDocument(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
         _ = style.unresolvedFonts
     }
 }
+
+@_cdecl("fuzz_style_document_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzStyleDocument)
+}

@@ -14,3 +14,8 @@ public func fuzzStylePack(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         for stack in pack.fontStacks { _ = pack.glyphRanges(of: stack) }
     }
 }
+
+@_cdecl("fuzz_style_pack_main")
+public func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    FuzzInput.main(argc, argv, fuzzStylePack)
+}
