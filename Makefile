@@ -16,6 +16,8 @@ all: build
 help:
 	@echo "make pipeline   build (release) and run $(PIPELINE) on the sample into $(OUT)/"
 	@echo "make test       build, swift test, make conformance, then a pipeline smoke run"
+	@echo "make fuzz       every fuzz target FUZZ_SECONDS (60) each (FUZZ_TARGETS picks); findings in $(OUT)/fuzz/"
+	@echo "make test-sanitized  the concurrency and reader tests under ThreadSanitizer, then AddressSanitizer"
 	@echo "make conformance  OSRM's car and guidance cucumber features against the tools (docs/CONFORMANCE.md)"
 	@echo "make scale      build (release) and run the Snakemake workflow on the sample in four regions into $(SCALE_OUT)/"
 	@echo "make scale-check  make pipeline and make scale, then check they agree and a re-run does nothing"
@@ -101,6 +103,8 @@ test: build test-deps
 	$(MAKE) conformance
 	$(MAKE) smoke
 	$(MAKE) scale-slurm-check
+	$(MAKE) fuzz-ci
+	$(MAKE) test-tsan
 
 # OSRM's cucumber features (car/, guidance/) run against the release tools: route and turns cells
 # scored as OSRM's support code does, a per-file table, $(OUT)/conformance/report.json, and a ratchet
@@ -165,3 +169,58 @@ bench: build
 
 clean:
 	rm -rf .build $(OUT)
+
+# ---- Fuzzing and sanitizers (issue 54, docs/TESTING.md) -------------------------------------
+# The fuzz targets are their own package (Fuzz/), built with libFuzzer and AddressSanitizer, so
+# this package's release builds carry no instrumentation. make fuzz runs each target
+# FUZZ_SECONDS; findings go to out/fuzz/<target>/ and make it fail.
+.PHONY: fuzz fuzz-build fuzz-seeds fuzz-ci test-sanitized test-tsan test-asan sanitizer-build-loop
+FUZZ_ALL := pbf routing-tile routing-pack map-pack style-pack graph pmtiles mbtiles json geojson-region \
+	repository-index style-document osrm-url batch-line profile location-trace
+FUZZ_TARGETS ?= $(FUZZ_ALL)
+FUZZ_SECONDS ?= 60
+# make test's short pass: every target this long.
+FUZZ_CI_SECONDS ?= 20
+FUZZ_FLAGS ?=
+# The sample's car graph the query targets (osrm-url, batch-line) answer from.
+FUZZ_GRAPH := $(OUT)/fuzz-graph/liechtenstein.chg
+
+fuzz-build: deps
+	$(SWIFT) build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+
+$(FUZZ_GRAPH): samples/liechtenstein.osm.pbf profiles/car.json | build
+	@mkdir -p $(@D)
+	$(BIN)/tilepack-build routing --input $< --output $(@D)/liechtenstein.routing.pack > $(@D)/routing.json
+	rm -rf $(@D)/tiles && $(BIN)/tilepack-unpack $(@D)/liechtenstein.routing.pack --output $(@D)/tiles > /dev/null
+	$(BIN)/route-graph $(@D)/tiles --output $@ > $(@D)/graph.json
+
+fuzz: fuzz-build $(FUZZ_GRAPH)
+	OFFGRID_FUZZ_GRAPH=$(abspath $(FUZZ_GRAPH)) Tests/fuzz/run $(FUZZ_SECONDS) "$(FUZZ_TARGETS)" $(FUZZ_FLAGS)
+
+fuzz-ci: fuzz-build $(FUZZ_GRAPH)
+	OFFGRID_FUZZ_GRAPH=$(abspath $(FUZZ_GRAPH)) Tests/fuzz/run $(FUZZ_CI_SECONDS) "$(FUZZ_ALL)"
+
+# Regenerates the committed seed corpora Tests/fuzz-corpus/ from the sample (release tools).
+fuzz-seeds: build
+	BIN=$(BIN) OUT=$(OUT)/fuzz-seeds Tests/fuzz/make-seeds
+
+# The tests of the parallel and concurrent code (parallel builds, batch workers, both HTTP servers,
+# store concurrency) and of the readers, under ThreadSanitizer and then AddressSanitizer, each in
+# its own build directory; any report fails the run. Suppressions (Tests/sanitizers/*.supp) only
+# with a written reason.
+SANITIZED_TESTS ?= OffgridCoreTests|OSMPBFTests|RoutingTilesTests|RoutingPacksTests|PackContainerTests|MapPacksTests|RouteQueryTests\.(Batch|GPXFuzz)|OSRMServerTests\.(OSRMServerTests|ProfileRoutingTests)|TileServerTests|TileStoreTests|RoutingGraphTests\.(SampleGraphTests|GraphFileHeaderSizeTests)|TileSourcesTests|StylePacksTests|RoutingProfileTests
+TSAN_OPTIONS_RUN := halt_on_error=1 second_deadlock_stack=1 suppressions=$(abspath Tests/sanitizers/tsan.supp)
+ASAN_OPTIONS_RUN := halt_on_error=1 detect_leaks=0 suppressions=$(abspath Tests/sanitizers/asan.supp)
+
+test-tsan: deps test-deps
+	TSAN_OPTIONS="$(TSAN_OPTIONS_RUN)" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(SANITIZED_TESTS)'
+
+test-asan: deps test-deps
+	ASAN_OPTIONS="$(ASAN_OPTIONS_RUN)" $(SWIFT) test --sanitize=address --scratch-path .build-asan --filter '$(SANITIZED_TESTS)'
+
+test-sanitized: test-tsan test-asan
+
+# Hunting a rare trap (issue 54's SIGILL): the sample's map, routing and graph builds in loops,
+# several at once, with stderr kept. Tests/sanitizers/build-loop --help.
+sanitizer-build-loop: build
+	Tests/sanitizers/build-loop --bin $(BIN) --out $(OUT)/build-loop

@@ -11,6 +11,11 @@ let package = Package(
         .executable(name: "route-graph", targets: ["route-graph"]),
         .executable(name: "route-query", targets: ["route-query"]),
         .executable(name: "tilestore", targets: ["tilestore"]),
+        // The readers of every file and request format, for the fuzz targets in Fuzz/ (their own
+        // package, so this package's builds carry no fuzzer or sanitizer instrumentation).
+        .library(name: "OffgridReaders", targets: ["OffgridCore", "OSMPBF", "RoutingProfile", "RoutingTiles", "PackContainer",
+                                                   "RoutingPacks", "RoutingGraph", "RouteQuery", "OSRMServer", "TileMath",
+                                                   "TileSources", "MapPacks", "StylePacks", "PackRepository", "PredictiveCaching"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

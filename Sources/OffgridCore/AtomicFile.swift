@@ -178,10 +178,13 @@ public enum TempPathRegistry {
         let dst = registryPaths + slot * maxPathBytes
         for (i, byte) in utf8.enumerated() { dst[i] = CChar(bitPattern: byte) }
         dst[utf8.count] = 0
-        // An opaque call keeps the compiler from publishing the state before the bytes
-        // (x86 does not reorder stores; this is best effort elsewhere).
-        _ = getpid()
+        // Published under the lock: another thread's `register` reads every slot's state under
+        // it, and an unlocked store raced with those reads (ThreadSanitizer, make test-sanitized).
+        // The unlock is also the release barrier that orders the path bytes before the state
+        // for the signal handler.
+        lock.lock()
         registryStates[slot] = kind == .file ? slotFile : slotDirectory
+        lock.unlock()
         return slot
     }
 

@@ -237,6 +237,11 @@ public enum LocationTrace {
     /// is a typical consumer GPS range error). Course from `<course>` (GPX 1.0 or extension).
     public static func parseGPX(_ data: Data, file: String) throws -> [LocationFix] {
         guard !data.allSatisfy({ $0 == 32 || (9...13).contains($0) }) else { throw InputError(file: file, "empty trace") }
+        // Foundation's XMLParser traps (SIGILL) on an element name that is not UTF-8 (found by
+        // fuzz-location-trace, docs/TESTING.md): GPX is UTF-8, so anything else is refused first.
+        if let offset = firstInvalidUTF8(data) {
+            throw InputError(file: file, offset: offset, "not UTF-8 text (a GPX file is UTF-8)")
+        }
         let reader = GPXTrackReader(file: file)
         let parser = XMLParser(data: data)
         parser.delegate = reader
@@ -253,6 +258,20 @@ public enum LocationTrace {
         }
         guard !reader.fixes.isEmpty else { throw InputError(file: file, "no track points (<trkpt>) in the GPX file") }
         return reader.fixes
+    }
+
+    /// The byte offset of the first byte that does not start a valid UTF-8 sequence, or nil.
+    static func firstInvalidUTF8(_ data: Data) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var bytes = data.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &bytes) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
     }
 }
 

@@ -62,7 +62,7 @@ public final class GraphFile {
             guard headerLength <= head.count, headerLength >= 32 else { throw InputError(file: path, offset: 12, "bad header length \(headerLength)") }
             guard CRC32.checksum(head[20..<headerLength]) == headerCRC else { throw InputError(file: path, offset: 16, "header checksum mismatch") }
             let count = Int(try r.u32())
-            let declaredSize = Int(try r.u64())
+            let declaredSize = try Self.size(r.u64(), at: 24, path: path, what: "file size")
             guard declaredSize == fileSize else {
                 throw InputError(file: path, offset: 24, "file is \(fileSize) bytes, header says \(declaredSize) (truncated?)")
             }
@@ -78,7 +78,9 @@ public final class GraphFile {
             let rankCount = Self.scalar(.edgeBasedNodeCount, in: scalars)
             for _ in 0..<count {
                 let id = try r.u32(), elementSize = Int(try r.u32())
-                let offset = Int(try r.u64()), length = Int(try r.u64())
+                let offsetAt = r.offset
+                let offset = try Self.size(r.u64(), at: offsetAt, path: path, what: "section \(id) offset")
+                let length = try Self.size(r.u64(), at: offsetAt + 8, path: path, what: "section \(id) length")
                 let crc = try r.u32()
                 _ = try r.u32()
                 guard offset % GraphFileFormat.alignment == 0, offset >= headerLength, length >= 0, offset <= fileSize - length else {
@@ -98,6 +100,13 @@ public final class GraphFile {
             throw InputError(file: path, offset: e.offset, "not a graph file (\(e.message))")
         }
         try validateContent()
+    }
+
+    /// A u64 size or offset from the header as an `Int`: one past `Int.max` cannot describe
+    /// any file, and converting it unchecked would trap (found by the graph fuzz target).
+    private static func size(_ raw: UInt64, at offset: Int, path: String, what: String) throws -> Int {
+        guard let value = Int(exactly: raw) else { throw InputError(file: path, offset: offset, "\(what) \(raw) is past any file size") }
+        return value
     }
 
     public func scalar(_ s: GraphFileFormat.Scalar) -> Int { Self.scalar(s, in: scalars) }

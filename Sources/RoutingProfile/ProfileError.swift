@@ -1,3 +1,5 @@
+import OffgridCore
+
 /// A profile file that cannot be used: unreadable, not JSON, or a field with a bad value.
 /// `file` is the path (or "embedded default"); the CLI reports it as bad input (exit 1).
 public struct ProfileError: Error, CustomStringConvertible, Equatable {
@@ -9,5 +11,7 @@ public struct ProfileError: Error, CustomStringConvertible, Equatable {
         self.message = message
     }
 
-    public var description: String { "\(file): \(message)" }
+    /// One line whatever the file quotes back (a field name holding a newline or a carriage
+    /// return: found by fuzz-profile, docs/TESTING.md).
+    public var description: String { "\(OneLine.escaped(file)): \(OneLine.escaped(message))" }
 }

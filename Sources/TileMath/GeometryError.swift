@@ -1,3 +1,5 @@
+import OffgridCore
+
 /// Bad geometry input (a bbox argument, a region file, a grid size). The message says what is
 /// wrong and where; the CLI layer prefixes the file or flag name and exits 1.
 public struct GeometryError: Error, CustomStringConvertible, Equatable {
@@ -7,5 +9,6 @@ public struct GeometryError: Error, CustomStringConvertible, Equatable {
         self.message = message
     }
 
-    public var description: String { message }
+    /// One line whatever the region file quotes back (like `InputError`).
+    public var description: String { OneLine.escaped(message) }
 }
