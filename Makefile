@@ -103,8 +103,6 @@ test: build test-deps
 	$(MAKE) conformance
 	$(MAKE) smoke
 	$(MAKE) scale-slurm-check
-	$(MAKE) fuzz-ci
-	$(MAKE) test-tsan
 
 # OSRM's cucumber features (car/, guidance/) run against the release tools: route and turns cells
 # scored as OSRM's support code does, a per-file table, $(OUT)/conformance/report.json, and a ratchet
