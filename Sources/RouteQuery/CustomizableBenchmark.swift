@@ -31,19 +31,13 @@ public struct CustomizableBenchmarkReport: Encodable, Sendable {
 public struct CustomizableBenchmark {
     let data: RoutingData
     let queries: Int
-    var rng: BenchmarkRandom
+    /// Its random main-network ranks (the same draws as the hierarchy's benchmark).
+    var random: QueryBenchmark
 
     public init(data: RoutingData, queries: Int, seed: UInt64) {
         self.data = data
         self.queries = queries
-        rng = BenchmarkRandom(state: seed)
-    }
-
-    private mutating func randomMainRank() -> UInt32 {
-        while true {
-            let r = UInt32(rng.next() % UInt64(data.rankCount))
-            if data.rankComponent[Int(r)] == 0 { return r }
-        }
+        random = QueryBenchmark(data: data, queries: queries, seed: seed)
     }
 
     private static func seconds(_ body: () -> Void) -> Double {
@@ -70,7 +64,7 @@ public struct CustomizableBenchmark {
 
         let query = CCHQuery(topology: turns.topology, metric: metric)
         let ch = CHQuery(graph: data.ch)
-        let pairs = (0..<queries).map { _ in (randomMainRank(), randomMainRank()) }
+        let pairs = (0..<queries).map { _ in (random.randomMainRank(), random.randomMainRank()) }
         for (s, t) in pairs.prefix(exactChecks) {
             out.checkedPairs += 1
             if query.distance(from: s, to: t).map({ UInt64($0) }) != ch.distance(from: s, to: t) { out.mismatches += 1 }

@@ -12,8 +12,7 @@ public struct CustomizableTurnGraph {
     public let topology: CCHTopology
     /// The turn graph's weights, per input arc (deciseconds, as the hierarchy's).
     public let weights: [UInt32]
-    /// Per input arc: the edge direction (`2 × edge + direction`) it enters.
-    public let entered: [UInt32]
+    let data: RoutingData
     /// Seconds spent building the order and the topology.
     public let orderSeconds: Double
     public let topologySeconds: Double
@@ -21,17 +20,15 @@ public struct CustomizableTurnGraph {
     public init(data: RoutingData) {
         let graph = data.ch.originalGraph()
         let n = graph.nodeCount
-        var tails = [UInt32](), heads = [UInt32](), entered = [UInt32]()
+        var tails = [UInt32](), heads = [UInt32]()
         tails.reserveCapacity(graph.arcCount)
         heads.reserveCapacity(graph.arcCount)
-        entered.reserveCapacity(graph.arcCount)
         var both = ArcList()
         both.reserveCapacity(2 * graph.arcCount)
         for v in 0..<n {
             for a in Int(graph.firstOut[v])..<Int(graph.firstOut[v + 1]) {
                 tails.append(UInt32(v))
                 heads.append(graph.head[a])
-                entered.append(data.rankEdgeDirection[Int(graph.head[a])])
                 both.append(tail: UInt32(v), head: graph.head[a], weight: 0)
                 both.append(tail: graph.head[a], head: UInt32(v), weight: 0)
             }
@@ -54,13 +51,15 @@ public struct CustomizableTurnGraph {
         orderSeconds = Double(t1 - t0) / 1e9
         topologySeconds = Double(t2 - t1) / 1e9
         weights = graph.weight
-        self.entered = entered
+        self.data = data
     }
 
-    /// The weights with every turn into a removed edge direction made impassable.
+    /// The weights with every turn into a removed edge direction (`2 × edge + direction`) made
+    /// impassable.
     public func weights(removing removed: (_ edgeDirection: Int) -> Bool) -> [UInt32] {
         var out = weights
-        for i in out.indices where removed(Int(entered[i])) { out[i] = CCHMetric.infinity }
+        let heads = topology.inputHead, edgeDirection = data.rankEdgeDirection
+        for i in out.indices where removed(Int(edgeDirection[Int(heads[i])])) { out[i] = CCHMetric.infinity }
         return out
     }
 
