@@ -2,10 +2,13 @@ import ContractionHierarchy
 
 /// A node separator by inertial flow (Schild and Sommer, 2015, as RoutingKit orders CCHs): the
 /// part's nodes projected on a direction, the first quarter joined into a source and the last
-/// quarter into a sink, and a minimum set of nodes whose removal separates them (a maximum number
-/// of node-disjoint paths, found by breadth-first augmenting paths; each node carries one unit).
-/// Both sides keep at least a quarter of the part, and the separator is as small as the
-/// direction allows.
+/// quarter into a sink, and a minimum set of nodes whose removal separates them: a maximum number
+/// of node-disjoint paths (each node carries one unit), found by breadth-first searches of the
+/// residual graph. One search serves many paths: every sink it reaches ends a path of its search
+/// tree, and those that share no inner node with a path already pushed in that round are pushed
+/// together (a path changes the residual arcs of its own nodes only). The top cuts of a country
+/// carry hundreds of paths; a search per path was most of the order's time. Both sides keep at
+/// least a quarter of the part, and the separator is as small as the direction allows.
 struct InertialFlowCut {
     let adjacency: CSRGraph
     /// Per node: 0 not in the part, 1 an inner node, 2 in the source, 3 in the sink. Reset to 0
@@ -19,6 +22,10 @@ struct InertialFlowCut {
     private var seenStamp: UInt32 = 0
     private var predecessor: [UInt32]
     private var queue: [UInt32] = []
+    /// The sink states the last search reached, in the order reached.
+    private var sinksReached: [UInt32] = []
+    /// Per node: the round (by `seenStamp`) in which a path through it was pushed.
+    private var usedInRound: [UInt32]
 
     private static let none = UInt32.max
 
@@ -30,11 +37,13 @@ struct InertialFlowCut {
         flowNext = [UInt32](repeating: Self.none, count: n)
         seen = [UInt32](repeating: 0, count: 2 * n)
         predecessor = [UInt32](repeating: 0, count: 2 * n)
+        usedInRound = [UInt32](repeating: 0, count: n)
     }
 
     /// The separator of `nodes` sorted by the projection (ascending), or nil when the source and
-    /// sink touch (no node can separate them).
-    mutating func separator(sortedNodes nodes: [UInt32]) -> (separator: [UInt32], sourceSide: [UInt32], sinkSide: [UInt32])? {
+    /// sink touch (no node can separate them) or when the separator would have `limit` nodes or
+    /// more (a cut no smaller than one already found: the flow stops there).
+    mutating func separator(sortedNodes nodes: [UInt32], limit: Int = Int.max) -> (separator: [UInt32], sourceSide: [UInt32], sinkSide: [UInt32])? {
         let quarter = max(1, nodes.count / 4)
         for (k, v) in nodes.enumerated() {
             role[Int(v)] = k < quarter ? 2 : (k >= nodes.count - quarter ? 3 : 1)
@@ -49,9 +58,13 @@ struct InertialFlowCut {
             }
         }
         let sources = Array(nodes.prefix(quarter))
-        while let sinkState = augmentingPath(from: sources) { augment(endingAt: sinkState) }
-        // The last search reached what the source still reaches: the separator is the inner
-        // nodes entered but not left.
+        var flow = 0
+        while searchResidual(from: sources) {
+            flow += pushDisjointPaths(limit: limit - flow)
+            if flow >= limit { return nil }
+        }
+        // The last search reached what the source still reaches in the residual graph (the same
+        // for every maximum flow): the separator is the inner nodes entered but not left.
         var separator: [UInt32] = [], sourceSide: [UInt32] = [], sinkSide: [UInt32] = []
         for v in nodes {
             let enter = seen[2 * Int(v)] == seenStamp, leave = seen[2 * Int(v) + 1] == seenStamp
@@ -70,55 +83,93 @@ struct InertialFlowCut {
         seenStamp &+= 1
         if seenStamp == 0 {
             for i in seen.indices { seen[i] = 0 }
+            for i in usedInRound.indices { usedInRound[i] = 0 }
             seenStamp = 1
         }
     }
 
-    /// Breadth-first search of the residual graph from every source node's leaving state; the
-    /// state of the sink node reached, or nil when none is (the flow is maximum).
-    private mutating func augmentingPath(from sources: [UInt32]) -> UInt32? {
+    /// Breadth-first search of the residual graph from every source node's leaving state, to
+    /// the end (sink states are recorded, not passed through); whether it reached a sink.
+    private mutating func searchResidual(from sources: [UInt32]) -> Bool {
         nextStamp()
+        let stamp = seenStamp
         queue.removeAll(keepingCapacity: true)
+        sinksReached.removeAll(keepingCapacity: true)
         for v in sources {
             let s = 2 * v + 1
-            seen[Int(s)] = seenStamp
+            seen[Int(s)] = stamp
             predecessor[Int(s)] = Self.none
             queue.append(s)
         }
-        var head = 0
-        while head < queue.count {
-            let state = queue[head]
-            head += 1
-            let v = Int(state >> 1)
-            func visit(_ next: UInt32) -> Bool {
-                guard seen[Int(next)] != seenStamp else { return false }
-                seen[Int(next)] = seenStamp
-                predecessor[Int(next)] = state
-                queue.append(next)
-                return true
-            }
-            if state & 1 == 1 {
-                // Leaving v: along any arc (unbounded), or back into v against its own unit.
-                for a in Int(adjacency.firstOut[v])..<Int(adjacency.firstOut[v + 1]) {
-                    let w = adjacency.head[a]
-                    switch role[Int(w)] {
-                    case 1: _ = visit(2 * w)
-                    case 3:
-                        if visit(2 * w) { return 2 * w }
-                    default: break
+        adjacency.firstOut.withUnsafeBufferPointer { firstOut in
+        adjacency.head.withUnsafeBufferPointer { heads in
+        role.withUnsafeBufferPointer { role in
+        flowPrev.withUnsafeBufferPointer { flowPrev in
+        seen.withUnsafeMutableBufferPointer { seen in
+        predecessor.withUnsafeMutableBufferPointer { predecessor in
+            var head = 0
+            while head < queue.count {
+                let state = queue[head]
+                head += 1
+                let v = Int(state >> 1)
+                if state & 1 == 1 {
+                    // Leaving v: along any arc to an inner or sink node (unbounded), or back into
+                    // v against its own unit.
+                    for a in Int(firstOut[v])..<Int(firstOut[v + 1]) {
+                        let w = heads[a]
+                        let r = role[Int(w)]
+                        guard r == 1 || r == 3, seen[Int(2 * w)] != stamp else { continue }
+                        seen[Int(2 * w)] = stamp
+                        predecessor[Int(2 * w)] = state
+                        if r == 3 { sinksReached.append(2 * w) } else { queue.append(2 * w) }
                     }
-                }
-                if role[v] == 1 && flowPrev[v] != Self.none { _ = visit(2 * UInt32(v)) }
-            } else {
-                // Entering v: through it when its unit is free, else back along its path.
-                if flowPrev[v] == Self.none {
-                    _ = visit(2 * UInt32(v) + 1)
-                } else if role[Int(flowPrev[v])] == 1 {
-                    _ = visit(2 * flowPrev[v] + 1)
+                    if role[v] == 1 && flowPrev[v] != Self.none && seen[2 * v] != stamp {
+                        seen[2 * v] = stamp
+                        predecessor[2 * v] = state
+                        queue.append(2 * UInt32(v))
+                    }
+                } else {
+                    // Entering v: through it when its unit is free, else back along its path.
+                    let next: UInt32
+                    if flowPrev[v] == Self.none {
+                        next = 2 * UInt32(v) + 1
+                    } else if role[Int(flowPrev[v])] == 1 {
+                        next = 2 * flowPrev[v] + 1
+                    } else {
+                        continue
+                    }
+                    guard seen[Int(next)] != stamp else { continue }
+                    seen[Int(next)] = stamp
+                    predecessor[Int(next)] = state
+                    queue.append(next)
                 }
             }
+        }}}}}}
+        return !sinksReached.isEmpty
+    }
+
+    /// Pushes the last search's paths to the sinks it reached that share no inner node with a
+    /// path pushed before them in this round (at most `limit`); how many.
+    private mutating func pushDisjointPaths(limit: Int) -> Int {
+        let round = seenStamp
+        var pushed = 0
+        for sink in sinksReached where pushed < limit {
+            var state = predecessor[Int(sink)], free = true
+            while state != Self.none {
+                let v = Int(state >> 1)
+                if role[v] == 1 && usedInRound[v] == round { free = false; break }
+                state = predecessor[Int(state)]
+            }
+            guard free else { continue }
+            state = predecessor[Int(sink)]
+            while state != Self.none {
+                usedInRound[Int(state >> 1)] = round
+                state = predecessor[Int(state)]
+            }
+            augment(endingAt: sink)
+            pushed += 1
         }
-        return nil
+        return pushed
     }
 
     /// Pushes one unit along the path the last search found to `sinkState`.

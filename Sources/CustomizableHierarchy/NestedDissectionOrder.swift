@@ -129,7 +129,8 @@ private struct DissectionWork {
         if nodes.count >= Self.smallestFlowPart {
             for direction in 0..<4 {
                 let sorted = projected(nodes, direction)
-                guard let cut = flow.separator(sortedNodes: sorted) else { continue }
+                // A direction whose flow reaches the best cut's size cannot beat it: stopped there.
+                guard let cut = flow.separator(sortedNodes: sorted, limit: best?.separator.count ?? Int.max) else { continue }
                 if best == nil || cut.separator.count < best!.separator.count {
                     best = (cut.separator.sorted(), [cut.sourceSide, cut.sinkSide])
                 }

@@ -12,6 +12,8 @@ public struct CustomizableBenchmarkReport: Encodable, Sendable {
     public var edgeBasedNodes = 0
     public var turnArcs = 0
     public var hierarchyArcs = 0
+    /// FNV-1a of the order (the node of each rank, little-endian u32s): equal digests, equal orders.
+    public var orderDigest = ""
     public var orderSeconds = 0.0
     public var topologySeconds = 0.0
     /// Customization, best of three runs, one thread.
@@ -53,6 +55,11 @@ public struct CustomizableBenchmark {
         out.turnArcs = turns.weights.count
         out.hierarchyArcs = turns.topology.arcCount
         out.orderSeconds = turns.orderSeconds
+        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+        for v in turns.topology.order {
+            for shift in stride(from: 0, to: 32, by: 8) { digest = (digest ^ UInt64((v >> UInt32(shift)) & 0xFF)) &* 0x100_0000_01b3 }
+        }
+        out.orderDigest = String(digest, radix: 16)
         out.topologySeconds = turns.topologySeconds
         var metric = turns.customize(turns.weights)
         out.customizeDefaultSeconds = (0..<3).map { _ in Self.seconds { metric = turns.customize(turns.weights) } }.min()!
