@@ -25,7 +25,7 @@ public final class CCHQuery {
 
     /// Swaps in another metric of the same topology (after a new customization).
     public func use(_ metric: CCHMetric) {
-        precondition(metric.up.count == topology.arcCount, "CCHQuery.use: a metric of another topology")
+        precondition(metric.arcCount == topology.arcCount, "CCHQuery.use: a metric of another topology")
         self.metric = metric
     }
 
@@ -88,7 +88,7 @@ public final class CCHQuery {
         while let (a, b) = stack.popLast() {
             let goingUp = a < b
             let arc = Int(topology.arc(from: min(a, b), to: max(a, b))!)
-            let middle = goingUp ? metric.upMiddle[arc] : metric.downMiddle[arc]
+            let middle = goingUp ? metric.upMiddle(arc) : metric.downMiddle(arc)
             if middle == CCHMetric.noMiddle {
                 ranks.append(b)
             } else {
@@ -123,8 +123,7 @@ public final class CCHQuery {
         topology.parent.withUnsafeBufferPointer { parent in
         topology.firstUp.withUnsafeBufferPointer { firstUp in
         topology.upHead.withUnsafeBufferPointer { head in
-        metric.up.withUnsafeBufferPointer { up in
-        metric.down.withUnsafeBufferPointer { down in
+        metric.weights.withUnsafeBufferPointer { weights in
         forward.withUnsafeMutableBufferPointer { forward in
         backward.withUnsafeMutableBufferPointer { backward in
         forwardArc.withUnsafeMutableBufferPointer { forwardArc in
@@ -142,18 +141,18 @@ public final class CCHQuery {
                 let arcs = Int(firstUp[Int(r)])..<Int(firstUp[Int(r) + 1])
                 if onForward && UInt64(d) < best {
                     for a in arcs {
-                        let y = Int(head[a]), nd = d + up[a]
+                        let y = Int(head[a]), nd = d + UInt32(truncatingIfNeeded: weights[a])
                         if nd < forward[y] { forward[y] = nd; forwardArc[y] = UInt32(a) }
                     }
                 }
                 if onBackward && UInt64(e) < best {
                     for a in arcs {
-                        let y = Int(head[a]), nd = e + down[a]
+                        let y = Int(head[a]), nd = e + UInt32(truncatingIfNeeded: weights[a] >> 32)
                         if nd < backward[y] { backward[y] = nd; backwardArc[y] = UInt32(a) }
                     }
                 }
             }
-        }}}}}}}}}
+        }}}}}}}}
         return meet == none ? nil : (best, meet)
     }
 

@@ -28,50 +28,61 @@ public struct CCHTopology: Sendable {
     public init(nodeCount n: Int, tails: [UInt32], heads: [UInt32], order: NestedDissectionOrder) {
         precondition(tails.count == heads.count && order.rank.count == n, "CCHTopology: inconsistent input")
         let rank = order.rank
-        // Upper neighbours per rank, then the elimination: a rank's upper neighbours become
-        // neighbours of its lowest one (they form a clique once it is contracted).
-        var upper = [[UInt32]](repeating: [], count: n)
+        // Input upper neighbours per rank, as a flat CSR (counting sort by the lower end).
+        var firstInput = [UInt32](repeating: 0, count: n + 1)
+        for i in tails.indices {
+            let a = rank[Int(tails[i])], b = rank[Int(heads[i])]
+            if a != b { firstInput[Int(min(a, b)) + 1] += 1 }
+        }
+        for r in 0..<n { firstInput[r + 1] += firstInput[r] }
+        var inputUpper = [UInt32](repeating: 0, count: Int(firstInput[n]))
+        var fill = firstInput
         for i in tails.indices {
             let a = rank[Int(tails[i])], b = rank[Int(heads[i])]
             guard a != b else { continue }
-            upper[Int(min(a, b))].append(max(a, b))
+            let low = Int(min(a, b))
+            inputUpper[Int(fill[low])] = max(a, b)
+            fill[low] += 1
         }
+        fill = []
+        // The elimination, ranks ascending: a rank's upper neighbours are its input ones and its
+        // children's (each child's upper neighbours form a clique once the child is contracted),
+        // all final by then, so each list is written once, straight into the result, in rank
+        // order. Children are linked as found (a child's parent is its lowest upper neighbour).
         var parent = [UInt32](repeating: UInt32.max, count: n)
-        for r in 0..<n where upper[r].count > 1 {
-            upper[r].sort()
-            upper[r] = Self.unique(upper[r])
-        }
-        // Lists stay sorted and unique from here: merges keep them so.
-        var merged: [UInt32] = []
-        for r in 0..<n {
-            guard let p = upper[r].first else { continue }
-            parent[r] = p
-            guard upper[r].count > 1 else { continue }
-            // Sorted merge of the parent's list with this one's other neighbours.
-            let own = upper[Int(p)]
-            merged.removeAll(keepingCapacity: true)
-            merged.reserveCapacity(own.count + upper[r].count)
-            var i = 0, j = 1
-            let other = upper[r]
-            while i < own.count || j < other.count {
-                let next: UInt32
-                if j >= other.count || (i < own.count && own[i] < other[j]) {
-                    next = own[i]; i += 1
-                } else if i >= own.count || other[j] < own[i] {
-                    next = other[j]; j += 1
-                } else {
-                    next = own[i]; i += 1; j += 1
-                }
-                if merged.last != next { merged.append(next) }
-            }
-            upper[Int(p)] = merged
-        }
+        var firstChild = [UInt32](repeating: UInt32.max, count: n)
+        var nextSibling = [UInt32](repeating: UInt32.max, count: n)
         var firstUp = [UInt32](repeating: 0, count: n + 1)
-        for r in 0..<n { firstUp[r + 1] = firstUp[r] + UInt32(upper[r].count) }
         var upHead = [UInt32]()
-        upHead.reserveCapacity(Int(firstUp[n]))
-        for r in 0..<n { upHead.append(contentsOf: upper[r]) }
-        upper = []
+        upHead.reserveCapacity(4 * tails.count)
+        var marked = [UInt32](repeating: UInt32.max, count: n)
+        var scratch: [UInt32] = []
+        for r in 0..<n {
+            scratch.removeAll(keepingCapacity: true)
+            let mark = UInt32(r)
+            for i in Int(firstInput[r])..<Int(firstInput[r + 1]) where marked[Int(inputUpper[i])] != mark {
+                marked[Int(inputUpper[i])] = mark
+                scratch.append(inputUpper[i])
+            }
+            var child = firstChild[r]
+            while child != UInt32.max {
+                for i in Int(firstUp[Int(child)])..<Int(firstUp[Int(child) + 1]) {
+                    let y = upHead[i]
+                    guard y != UInt32(r), marked[Int(y)] != mark else { continue }
+                    marked[Int(y)] = mark
+                    scratch.append(y)
+                }
+                child = nextSibling[Int(child)]
+            }
+            scratch.sort()
+            upHead.append(contentsOf: scratch)
+            firstUp[r + 1] = UInt32(upHead.count)
+            if let p = scratch.first {
+                parent[r] = p
+                nextSibling[r] = firstChild[Int(p)]
+                firstChild[Int(p)] = UInt32(r)
+            }
+        }
         var inputArc = [UInt32](repeating: UInt32.max, count: tails.count)
         var goesUp = [Bool](repeating: false, count: tails.count)
         for i in tails.indices {
@@ -106,13 +117,6 @@ public struct CCHTopology: Sendable {
             if heads[mid] < key { lo = mid + 1 } else { hi = mid }
         }
         return lo < range.upperBound && heads[lo] == key ? UInt32(lo) : UInt32.max
-    }
-
-    private static func unique(_ sorted: [UInt32]) -> [UInt32] {
-        var out: [UInt32] = []
-        out.reserveCapacity(sorted.count)
-        for v in sorted where out.last != v { out.append(v) }
-        return out
     }
 
     /// RoutingKit-style invariant check: ascending upper lists, every pair of a rank's upper
