@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import PredictiveCaching
+import LocationTraces
 import RouteQuery
 
 /// Location traces (route-query trace: GPX and CSV), route geometries (tilepack-build predict:

@@ -1,0 +1,158 @@
+import LocationTraces
+import RouteQuery
+
+/// One piece of the trace matched to one drive: its fixes in order and the state each stands for.
+struct MatchedRun {
+    var fixes: [Int] = []
+    var states: [Int] = []
+    /// Per fix: how many other roads stayed nearly as likely (OSRM's `alternatives_count`).
+    var alternatives: [Int] = []
+}
+
+/// The hidden Markov model of Newson & Krumm (2009), solved by Viterbi over the fixes in order.
+///
+/// Emission: a Gaussian of the fix's distance to the road, σ = its accuracy. Transition: an
+/// exponential of |great-circle distance between the fixes − road distance between the
+/// states|, scale β; a road distance longer than the straight line plus what the vehicle could
+/// have driven in the time between (or, untimed, a detour factor) is impossible, so no match
+/// goes through a wall or around a block that the fixes did not. A fix no state of the
+/// previous one can reach is skipped (unmatched) and the next tried from the last matched
+/// fix; after `maxSkippedFixes` such fixes in a row, or at a gap in time or space, the run ends
+/// and a new one starts at the first fix not followed.
+struct ViterbiMatcher {
+    let request: MatchRequest
+    let candidates: MatchCandidates
+    let search: TransitionSearch
+
+    /// Scores and back pointers per state (global index), reused between runs.
+    private var score: [Double]
+    private var back: [Int]
+    /// Scratch for one layer's targets and distances.
+    private var targets: [(edgeDirection: UInt32, share: Double)] = []
+    private var meters: [Double] = []
+
+    init(request: MatchRequest, candidates: MatchCandidates, search: TransitionSearch) {
+        self.request = request
+        self.candidates = candidates
+        self.search = search
+        score = [Double](repeating: -.infinity, count: candidates.states.count)
+        back = [Int](repeating: -1, count: candidates.states.count)
+    }
+
+    /// The matched runs, in trace order (runs of a single fix are dropped: nothing was driven).
+    mutating func runs() -> [MatchedRun] {
+        let fixes = request.fixes, p = request.parameters
+        var out: [MatchedRun] = []
+        var chain: [Int] = []
+        var failures: [Int] = []
+        var i = 0
+        func start(_ f: Int) {
+            chain = [f]
+            for s in candidates.range(f) { score[s] = candidates.states[s].emission; back[s] = -1 }
+        }
+        while i < fixes.count {
+            defer { i += 1 }
+            guard candidates.usable[i], !candidates.range(i).isEmpty else { continue }
+            guard let last = chain.last else { start(i); continue }
+            if request.gaps == .split && isGap(last, i) {
+                if let run = finish(chain) { out.append(run) }
+                failures = []
+                start(i)
+                continue
+            }
+            if step(from: last, to: i) {
+                chain.append(i)
+                failures = []
+            } else {
+                failures.append(i)
+                if failures.count > p.maxSkippedFixes {
+                    if let run = finish(chain) { out.append(run) }
+                    let restart = failures[0]
+                    failures = []
+                    start(restart)
+                    i = restart
+                }
+            }
+        }
+        if let run = finish(chain) { out.append(run) }
+        return out
+    }
+
+    /// Whether the trace breaks between fixes a and b (gaps=split).
+    func isGap(_ a: Int, _ b: Int) -> Bool {
+        let fa = request.fixes[a], fb = request.fixes[b], p = request.parameters
+        if request.hasTimestamps && fb.time - fa.time > p.maxGapSeconds { return true }
+        return greatCircle(fa, fb) > p.maxGapMeters
+    }
+
+    /// The most a road between states of fixes a and b may measure.
+    func routeLimit(_ a: Int, _ b: Int, straight: Double) -> Double {
+        let p = request.parameters, fa = request.fixes[a], fb = request.fixes[b]
+        let noise = 2 * (candidates.sigma[a] + candidates.sigma[b])
+        if request.hasTimestamps {
+            return straight + max(p.maxSpeed * max(0, fb.time - fa.time), noise) + 10
+        }
+        return straight * p.untimedDetourFactor + p.untimedSlack + noise
+    }
+
+    /// Scores fix b's states from fix a's; false (and b's states untouched) when none is reachable.
+    mutating func step(from a: Int, to b: Int) -> Bool {
+        let p = request.parameters
+        let straight = greatCircle(request.fixes[a], request.fixes[b])
+        let limit = routeLimit(a, b, straight: straight)
+        let to = candidates.range(b)
+        targets.removeAll(keepingCapacity: true)
+        for s in to { targets.append((candidates.states[s].edgeDirection, candidates.states[s].share)) }
+        if meters.count < to.count { meters = [Double](repeating: 0, count: to.count) }
+        var best = [Double](repeating: -.infinity, count: to.count)
+        var from = [Int](repeating: -1, count: to.count)
+        let backward = p.backwardTolerance * max(candidates.sigma[a], candidates.sigma[b])
+        // A longer gap in time lets the route's length stray further from the straight line.
+        let beta = p.beta * max(1, (request.fixes[b].time - request.fixes[a].time) / 5)
+        for s in candidates.range(a) where score[s] > -.infinity {
+            let state = candidates.states[s]
+            targets.withUnsafeBufferPointer { t in
+                meters.withUnsafeMutableBufferPointer { m in
+                    search.distances(sourceRank: state.rank, sourceShare: state.share, targets: t, limitMeters: limit,
+                                     backwardMeters: backward, into: m)
+                }
+            }
+            for k in 0..<to.count where meters[k] < .infinity {
+                let v = score[s] - abs(straight - meters[k]) / beta
+                if v > best[k] { best[k] = v; from[k] = s }
+            }
+        }
+        guard from.contains(where: { $0 >= 0 }) else { return false }
+        for (k, s) in to.enumerated() {
+            score[s] = from[k] >= 0 ? best[k] + candidates.states[s].emission : -.infinity
+            back[s] = from[k]
+        }
+        return true
+    }
+
+    /// The best path through a chain of scored fixes, back to front; nil for fewer than two fixes.
+    func finish(_ chain: [Int]) -> MatchedRun? {
+        guard chain.count >= 2, let last = chain.last else { return nil }
+        var end = -1
+        for s in candidates.range(last) where end < 0 || score[s] > score[end] { end = s }
+        guard end >= 0, score[end] > -.infinity else { return nil }
+        var run = MatchedRun()
+        run.fixes = chain
+        run.states = [Int](repeating: -1, count: chain.count)
+        var s = end
+        for k in stride(from: chain.count - 1, through: 0, by: -1) {
+            run.states[k] = s
+            s = back[s]
+        }
+        // Other roads within a factor of 100 of the chosen state's likelihood.
+        run.alternatives = zip(chain, run.states).map { f, chosen in
+            let edge = candidates.states[chosen].phantom.edge
+            var edges = Set<Int>()
+            for o in candidates.range(f) where candidates.states[o].phantom.edge != edge && score[o] > score[chosen] - 4.6 {
+                edges.insert(candidates.states[o].phantom.edge)
+            }
+            return edges.count
+        }
+        return run
+    }
+}
