@@ -27,7 +27,8 @@ public enum NMEATrace {
             guard line.hasPrefix("$") || line.hasPrefix("!") else { throw fail("not an NMEA sentence (it must start with $)") }
             let body = try checkedBody(Substring(line.dropFirst()), fail)
             let fields = body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard let kind = fields.first, kind.count >= 5 else { throw fail("no sentence type") }
+            guard let kind = fields.first, kind.utf8.count >= 5, kind.utf8.count <= 6,
+                  kind.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }) else { throw fail("no sentence type") }
             let type = kind.suffix(3)
             guard type == "RMC" || type == "GGA" else { continue }
             sawSentence = true

@@ -23,7 +23,7 @@ public final class MapMatcher {
     public func positions(_ request: MatchRequest) -> MatchedPositions {
         let skip = tidySkips(request)
         let candidates = MatchCandidates(request: request, snapper: service.snapping, skip: skip)
-        var viterbi = ViterbiMatcher(request: request, candidates: candidates, search: search)
+        let viterbi = ViterbiMatcher(request: request, candidates: candidates, search: search)
         let runs = viterbi.runs()
         var positions = MatchedPositions(count: request.fixes.count)
         for (m, run) in runs.enumerated() {
@@ -63,7 +63,7 @@ public final class MapMatcher {
             matchings.append(Matching(route: assembled.route, confidence: assembled.confidence))
             for (k, f) in run.enumerated() {
                 guard let p = positions.fixes[f] else { continue }
-                let w = service.waypoint(for: p.phantom)
+                let w = service.snappedWaypoint(p.phantom)
                 tracepoints[f] = Tracepoint(alternativesCount: p.alternatives, distance: w.distance, location: w.location,
                                             matchingsIndex: m, name: w.name, waypointIndex: assembled.waypointIndex[k])
             }
@@ -130,7 +130,7 @@ public final class MapMatcher {
         if edA == edB && b.share(direction: db) >= a.share(direction: da) { return [ra] }
         let target = [(edgeDirection: edB, share: b.share(direction: db))]
         var out = [Double.infinity]
-        let limit = 1_000_000.0
+        let limit = 100_000.0
         target.withUnsafeBufferPointer { t in
             out.withUnsafeMutableBufferPointer { o in
                 search.distances(sourceRank: ra, sourceShare: a.share(direction: da), targets: t, limitMeters: limit,
@@ -160,7 +160,7 @@ public final class MapMatcher {
 }
 
 /// A fix's matched road position, the direction driven there, and its run.
-public struct MatchedPosition: Sendable {
+public struct MatchedPosition {
     public var phantom: Phantom
     public var direction: Int
     /// Direction of travel on the road there, degrees clockwise from north.
@@ -184,7 +184,7 @@ public struct MatchedPosition: Sendable {
 }
 
 /// Every fix's match (nil: unmatched) and the runs of fixes matched together.
-public struct MatchedPositions: Sendable {
+public struct MatchedPositions {
     public var fixes: [MatchedPosition?]
     public var runs: [[Int]] = []
 

@@ -134,9 +134,14 @@ final class TransitionSearch {
         let s = slot(sourceRank)
         distance[s] = UInt32(first.rounded())
         push(UInt64(distance[s]) << 32 | UInt64(sourceRank))
+        // Once every target has a distance, a settled node farther than the largest of them
+        // cannot shorten any: stop there (`reached` the largest distance found, cm).
+        var reached = 0.0
+        for k in 0..<targets.count where out[k] < .infinity { reached = max(reached, out[k] * 100) }
         while !heap.isEmpty {
             let key = pop()
             let d = UInt32(key >> 32), u = UInt32(truncatingIfNeeded: key)
+            if open == 0 && Double(d) >= reached { break }
             let i = slot(u)
             if settled[i] || distance[i] != d { continue }
             settled[i] = true
@@ -147,7 +152,11 @@ final class TransitionSearch {
                 let length = data.rankLengthCm(v)
                 for k in 0..<targets.count where targets[k].edgeDirection == ed {
                     let m = (Double(d) + targets[k].share * Double(length)) / 100
-                    if m < out[k] && m * 100 <= limitCm { out[k] = m }
+                    if m < out[k] && m * 100 <= limitCm {
+                        if out[k] == .infinity { open -= 1 }
+                        out[k] = m
+                        reached = max(reached, m * 100)
+                    }
                 }
                 let nd = UInt64(d) + UInt64(length)
                 guard Double(nd) <= limitCm else { return }

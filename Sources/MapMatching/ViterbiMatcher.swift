@@ -19,7 +19,7 @@ struct MatchedRun {
 /// previous one can reach is skipped (unmatched) and the next tried from the last matched
 /// fix; after `maxSkippedFixes` such fixes in a row, or at a gap in time or space, the run ends
 /// and a new one starts at the first fix not followed.
-struct ViterbiMatcher {
+final class ViterbiMatcher {
     let request: MatchRequest
     let candidates: MatchCandidates
     let search: TransitionSearch
@@ -40,7 +40,7 @@ struct ViterbiMatcher {
     }
 
     /// The matched runs, in trace order (runs of a single fix are dropped: nothing was driven).
-    mutating func runs() -> [MatchedRun] {
+    func runs() -> [MatchedRun] {
         let fixes = request.fixes, p = request.parameters
         var out: [MatchedRun] = []
         var chain: [Int] = []
@@ -96,7 +96,7 @@ struct ViterbiMatcher {
     }
 
     /// Scores fix b's states from fix a's; false (and b's states untouched) when none is reachable.
-    mutating func step(from a: Int, to b: Int) -> Bool {
+    func step(from a: Int, to b: Int) -> Bool {
         let p = request.parameters
         let straight = greatCircle(request.fixes[a], request.fixes[b])
         let limit = routeLimit(a, b, straight: straight)

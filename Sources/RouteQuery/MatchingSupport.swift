@@ -56,7 +56,7 @@ extension RouteService {
     }
 
     /// The response's waypoint for a snapped point: its location, road name and distance.
-    public func waypoint(for p: Phantom) -> Waypoint { waypoint(p) }
+    public func snappedWaypoint(_ p: Phantom) -> Waypoint { waypoint(p) }
 
     /// The snapper this service uses (one per thread, as the service).
     public var snapping: Snapper { snapper }

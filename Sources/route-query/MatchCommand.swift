@@ -62,7 +62,8 @@ struct MatchCommand: ParsableCommand {
             fixes += item.trace.fixes.count
             lines.append(Render.line(BatchMatchLine(answer: matcher.match(base), id: item.id)))
         }
-        let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18 + Double((ContinuousClock.now - start).components.seconds)
+        let elapsed = (ContinuousClock.now - start).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         for line in lines { StdIO.out(line + "\n") }
         StdIO.err("route-query match: \(items.count) traces, \(fixes) fixes in \(String(format: "%.3f", seconds)) s: \(Int(Double(fixes) / max(seconds, 1e-9))) fixes/s\n")
     }

@@ -69,7 +69,7 @@ final class TraceFileTests: XCTestCase {
             let path = try write("bad.geojson", text)
             XCTAssertThrowsError(try LocationTrace.load(path: path), text) { error in
                 let line = "\(error)"
-                XCTAssertTrue(line.hasPrefix(path + ": ") || line.hasPrefix(path + ":"), line)
+                XCTAssertTrue(line.hasPrefix(path + ": ") || line.hasPrefix(path + " at byte "), line)
                 XCTAssertTrue(line.contains(expected) || (expected == "invalid JSON" && line.contains("byte")), line)
                 XCTAssertFalse(line.contains("\n"))
             }
