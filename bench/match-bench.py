@@ -61,9 +61,16 @@ def recovered(truth, lines, tol=5.0):
 
 
 def get(conn, path):
-    conn.request("GET", path)
-    r = conn.getresponse()
-    return json.loads(r.read())
+    """The JSON answer; a connection the server dropped is opened again and asked once more."""
+    for attempt in range(2):
+        try:
+            conn.request("GET", path)
+            r = conn.getresponse()
+            return json.loads(r.read())
+        except (http.client.HTTPException, ConnectionError):
+            conn.close()
+            if attempt:
+                return {"code": "ConnectionClosed"}
 
 
 def random_point(rng, boxes):
@@ -119,7 +126,8 @@ def ours(binary, graph, traces, sigma):
         path = f.name
     timing = path + ".time"
     r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", timing, f"{binary}/route-query", "match", "--graph", graph,
-                        "--batch", path, "--geometries", "geojson", "--overview", "full", "--compact"],
+                        "--batch", path, "--geometries", "geojson", "--overview", "full", "--compact"]
+                       + os.environ.get("OFFGRID_MATCH_ARGS", "").split(),
                        capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"route-query match --batch failed: {r.stderr}")
@@ -143,6 +151,8 @@ def osrm(conn, traces, sigma):
         body = get(conn, f"/match/v1/driving/{coords}?timestamps={stamps}&radiuses={radii}&geometries=geojson&overview=full&gaps=split")
         seconds += time.perf_counter() - start
         fixes += len(fx)
+        if body.get("code") not in ("Ok", "NoMatch"):
+            print(f"    osrm-routed: {body.get('code')} for a trace of {len(fx)} fixes", file=sys.stderr)
         out.append([m["geometry"]["coordinates"] for m in body.get("matchings", [])] if body.get("code") == "Ok" else [])
     return out, fixes / seconds
 

@@ -71,10 +71,13 @@ public struct MatchParameters: Sendable {
     public var minSearchRadius = 10.0
     public var maxSearchRadius = 2_000.0
     /// Most candidate roads per fix (each usable direction is a state of its own).
-    public var maxCandidates = 8
+    public var maxCandidates = 16
     /// The transition's scale β (metres): how much a route may differ in length from the
     /// straight line between the fixes before a candidate pair becomes unlikely.
     public var beta = 10.0
+    /// …but at least this many times the fixes' σ (the straight line between noisy fixes is off
+    /// by about σ√2 itself).
+    public var betaPerSigma = 1.0
     /// The fastest a vehicle is assumed to go (m/s; OSRM: 180 km/h), bounding the route between
     /// two timed fixes at the straight line plus speed × time.
     public var maxSpeed = 50.0
@@ -92,6 +95,9 @@ public struct MatchParameters: Sendable {
     /// A fix a little behind the previous one on the same road (noise) counts as standing still
     /// when it is within this many standard deviations behind.
     public var backwardTolerance = 2.0
+    /// States of a fix whose score is this far (natural log) below the fix's best are not
+    /// searched from: they cannot win against it (e⁻²⁰) unless every better one dead-ends.
+    public var beamWidth = 20.0
     /// tidy: fixes closer than this to the last kept one are dropped (reported unmatched).
     public var tidyMeters = 10.0
 

@@ -95,11 +95,19 @@ final class ViterbiMatcher {
         return straight * p.untimedDetourFactor + p.untimedSlack + noise
     }
 
-    /// Scores fix b's states from fix a's; false (and b's states untouched) when none is reachable.
+    /// Scores fix b's states from fix a's; false (and b's states untouched) when none is
+    /// reachable. A first try searches from the likely states only, within the usual limit; when
+    /// that reaches nothing (the likely states were a dead end), every state is searched from,
+    /// twice as far, before the fix is given up.
     func step(from a: Int, to b: Int) -> Bool {
+        step(from: a, to: b, beam: request.parameters.beamWidth, widen: 1)
+            || step(from: a, to: b, beam: .infinity, widen: 2)
+    }
+
+    func step(from a: Int, to b: Int, beam: Double, widen: Double) -> Bool {
         let p = request.parameters
         let straight = greatCircle(request.fixes[a], request.fixes[b])
-        let limit = routeLimit(a, b, straight: straight)
+        let limit = routeLimit(a, b, straight: straight) * widen
         let to = candidates.range(b)
         targets.removeAll(keepingCapacity: true)
         for s in to { targets.append((candidates.states[s].edgeDirection, candidates.states[s].share)) }
@@ -107,9 +115,12 @@ final class ViterbiMatcher {
         var best = [Double](repeating: -.infinity, count: to.count)
         var from = [Int](repeating: -1, count: to.count)
         let backward = p.backwardTolerance * max(candidates.sigma[a], candidates.sigma[b])
-        // A longer gap in time lets the route's length stray further from the straight line.
-        let beta = p.beta * max(1, (request.fixes[b].time - request.fixes[a].time) / 5)
-        for s in candidates.range(a) where score[s] > -.infinity {
+        // The straight line between two noisy fixes is itself off by about σ√2: noisier fixes
+        // need a wider β, or the matcher zigzags over side roads to follow the noise.
+        let beta = max(p.beta, p.betaPerSigma * max(candidates.sigma[a], candidates.sigma[b]))
+        var leader = -Double.infinity
+        for s in candidates.range(a) { leader = max(leader, score[s]) }
+        for s in candidates.range(a) where score[s] > -.infinity && score[s] >= leader - beam {
             let state = candidates.states[s]
             targets.withUnsafeBufferPointer { t in
                 meters.withUnsafeMutableBufferPointer { m in
