@@ -31,6 +31,7 @@ public final class MapMatcher {
                 let state = candidates.states[run.states[k]]
                 positions.fixes[f] = MatchedPosition(phantom: state.phantom, direction: Int(state.edgeDirection & 1),
                                                      heading: state.heading, run: m, alternatives: run.alternatives[k])
+                positions.fixes[f]?.stood = run.stood[k]
             }
         }
         positions.runs = runs.map(\.fixes)
@@ -87,12 +88,13 @@ public final class MapMatcher {
                 let before = positions.fixes[run[k - 1]]!
                 straight += greatCircle(request.fixes[run[k - 1]], request.fixes[f])
                 // A fix a little behind the previous one on the same road stands where that one did.
-                if here.edgeDirection == before.edgeDirection
-                    && here.legPhantom.share(direction: here.direction) < before.legPhantom.share(direction: before.direction) {
+                if here.stood || here.edgeDirection == before.edgeDirection
+                    && here.legPhantom.share(direction: here.legDirection) < before.legPhantom.share(direction: before.legDirection) {
                     here.legPhantom = before.legPhantom
+                    here.legDirection = before.legDirection
                     positions.fixes[f] = here
                 }
-                let ranks = path(from: before.legPhantom, before.direction, to: here.legPhantom, here.direction)
+                let ranks = path(from: before.legPhantom, before.legDirection, to: here.legPhantom, here.legDirection)
                 if pending.isEmpty { pending = ranks } else if ranks.first == pending.last {
                     pending += ranks.dropFirst()
                 } else { pending += ranks }
@@ -167,8 +169,12 @@ public struct MatchedPosition {
     public var heading: Double
     public var run: Int
     public var alternatives: Int
+    /// Matched a little behind the previous fix (noise): legs treat the vehicle as standing.
+    public var stood = false
     /// The position legs start and end at (the phantom, moved forward over backward noise).
     public var legPhantom: Phantom
+    /// The direction driven at `legPhantom`.
+    public var legDirection: Int
 
     init(phantom: Phantom, direction: Int, heading: Double, run: Int, alternatives: Int) {
         self.phantom = phantom
@@ -177,10 +183,11 @@ public struct MatchedPosition {
         self.run = run
         self.alternatives = alternatives
         legPhantom = phantom
+        legDirection = direction
     }
 
-    var edgeDirection: Int { 2 * phantom.edge + direction }
-    func rank(_ data: RoutingData) -> UInt32 { direction == 0 ? phantom.forwardRank : phantom.backwardRank }
+    var edgeDirection: Int { 2 * legPhantom.edge + legDirection }
+    func rank(_ data: RoutingData) -> UInt32 { legDirection == 0 ? legPhantom.forwardRank : legPhantom.backwardRank }
 }
 
 /// Every fix's match (nil: unmatched) and the runs of fixes matched together.

@@ -94,7 +94,7 @@ public struct MatchParameters: Sendable {
     public var maxSkippedFixes = 4
     /// A fix a little behind the previous one on the same road (noise) counts as standing still
     /// when it is within this many standard deviations behind.
-    public var backwardTolerance = 2.0
+    public var backwardTolerance = 3.0
     /// States of a fix whose score is this far (natural log) below the fix's best are not
     /// searched from: they cannot win against it (e⁻²⁰) unless every better one dead-ends.
     public var beamWidth = 20.0

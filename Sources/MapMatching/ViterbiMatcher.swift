@@ -7,6 +7,8 @@ struct MatchedRun {
     var states: [Int] = []
     /// Per fix: how many other roads stayed nearly as likely (OSRM's `alternatives_count`).
     var alternatives: [Int] = []
+    /// Per fix: matched a little behind the previous one (noise): the vehicle stood there.
+    var stood: [Bool] = []
 }
 
 /// The hidden Markov model of Newson & Krumm (2009), solved by Viterbi over the fixes in order.
@@ -27,6 +29,8 @@ final class ViterbiMatcher {
     /// Scores and back pointers per state (global index), reused between runs.
     private var score: [Double]
     private var back: [Int]
+    /// Whether the state's best predecessor lies ahead of it (noise: the vehicle stood).
+    private var stood: [Bool]
     /// Scratch for one layer's targets and distances.
     private var targets: [(edgeDirection: UInt32, share: Double)] = []
     private var meters: [Double] = []
@@ -37,6 +41,7 @@ final class ViterbiMatcher {
         self.search = search
         score = [Double](repeating: -.infinity, count: candidates.states.count)
         back = [Int](repeating: -1, count: candidates.states.count)
+        stood = [Bool](repeating: false, count: candidates.states.count)
     }
 
     /// The matched runs, in trace order (runs of a single fix are dropped: nothing was driven).
@@ -48,7 +53,7 @@ final class ViterbiMatcher {
         var i = 0
         func start(_ f: Int) {
             chain = [f]
-            for s in candidates.range(f) { score[s] = candidates.states[s].emission; back[s] = -1 }
+            for s in candidates.range(f) { score[s] = candidates.states[s].emission; back[s] = -1; stood[s] = false }
         }
         while i < fixes.count {
             defer { i += 1 }
@@ -133,10 +138,34 @@ final class ViterbiMatcher {
                 if v > best[k] { best[k] = v; from[k] = s }
             }
         }
+        // A state no likely state of fix a reaches may lie a little *behind* one of them (the
+        // fixes' noise exceeds the distance driven, across an edge's end too): then the vehicle
+        // stood there. One short search from each such state towards fix a's states finds them.
+        var stoodHere = [Bool](repeating: false, count: to.count)
+        if from.contains(where: { $0 < 0 }) {
+            let sources = candidates.range(a).filter { score[$0] > -.infinity && score[$0] >= leader - beam }
+            let ahead = sources.map { (edgeDirection: candidates.states[$0].edgeDirection, share: candidates.states[$0].share) }
+            var behind = [Double](repeating: .infinity, count: sources.count)
+            for (k, t) in to.enumerated() where from[k] < 0 {
+                let state = candidates.states[t]
+                // Behind: driving from b's state reaches a's within the tolerance.
+                ahead.withUnsafeBufferPointer { targets in
+                    behind.withUnsafeMutableBufferPointer { m in
+                        search.distances(sourceRank: state.rank, sourceShare: state.share, targets: targets, limitMeters: backward,
+                                         backwardMeters: 0, into: m)
+                    }
+                }
+                for (j, s) in sources.enumerated() where behind[j] <= backward {
+                    let v = score[s] - straight / beta
+                    if v > best[k] { best[k] = v; from[k] = s; stoodHere[k] = true }
+                }
+            }
+        }
         guard from.contains(where: { $0 >= 0 }) else { return false }
         for (k, s) in to.enumerated() {
             score[s] = from[k] >= 0 ? best[k] + candidates.states[s].emission : -.infinity
             back[s] = from[k]
+            stood[s] = stoodHere[k]
         }
         return true
     }
@@ -155,6 +184,7 @@ final class ViterbiMatcher {
             run.states[k] = s
             s = back[s]
         }
+        run.stood = run.states.map { stood[$0] }
         // Other roads within a factor of 100 of the chosen state's likelihood.
         run.alternatives = zip(chain, run.states).map { f, chosen in
             let edge = candidates.states[chosen].phantom.edge

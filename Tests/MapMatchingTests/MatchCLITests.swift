@@ -50,7 +50,7 @@ final class MatchCLITests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let lines = r.stdout.split(separator: "\n").map { try? JSONReader.parse(String($0)) }
         XCTAssertEqual(lines.count, 150)
-        XCTAssertEqual(lines[40]??["matched"], .bool(false))
+        XCTAssertEqual(lines[40]?["matched"], .bool(false))
         let matched = lines.compactMap { $0 }.filter { $0["matched"] == .bool(true) }
         XCTAssertGreaterThan(matched.count, 140)
         for line in matched {

@@ -118,9 +118,9 @@ final class MatchingAccuracyTests: XCTestCase {
         request.hasTimestamps = true
         guard case .matched(let split) = matcher.match(request) else { return XCTFail("no match") }
         XCTAssertEqual(split.matchings.count, 2)
-        XCTAssertEqual(split.tracepoints[k - 1]??.matchingsIndex, 0)
-        XCTAssertEqual(split.tracepoints[k]??.matchingsIndex, 1)
-        XCTAssertEqual(split.tracepoints[k]??.waypointIndex, 0)
+        XCTAssertEqual(split.tracepoints[k - 1]?.matchingsIndex, 0)
+        XCTAssertEqual(split.tracepoints[k]?.matchingsIndex, 1)
+        XCTAssertEqual(split.tracepoints[k]?.waypointIndex, 0)
         request.gaps = .ignore
         guard case .matched(let joined) = matcher.match(request) else { return XCTFail("no match") }
         XCTAssertEqual(joined.matchings.count, 1)
@@ -138,8 +138,8 @@ final class MatchingAccuracyTests: XCTestCase {
         guard case .matched(let response) = matcher.match(request) else { return XCTFail("no match") }
         XCTAssertEqual(response.matchings.count, 1)
         XCTAssertEqual(response.matchings[0].legs.count, 2)
-        XCTAssertEqual(response.tracepoints[fixes.count / 2]??.waypointIndex, 1)
-        XCTAssertNil(response.tracepoints[1]??.waypointIndex ?? nil)
+        XCTAssertEqual(response.tracepoints[fixes.count / 2]?.waypointIndex, 1)
+        XCTAssertNil(response.tracepoints[1]?.waypointIndex)
         request.waypoints = [1, fixes.count - 1]
         guard case .failure(let f) = matcher.match(request) else { return XCTFail("waypoints without the first fix accepted") }
         XCTAssertEqual(f.code, "InvalidOptions")
