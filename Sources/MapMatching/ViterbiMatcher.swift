@@ -122,7 +122,13 @@ final class ViterbiMatcher {
         let backward = p.backwardTolerance * max(candidates.sigma[a], candidates.sigma[b])
         // The straight line between two noisy fixes is itself off by about σ√2: noisier fixes
         // need a wider β, or the matcher zigzags over side roads to follow the noise.
-        let beta = max(p.beta, p.betaPerSigma * max(candidates.sigma[a], candidates.sigma[b]))
+        let sa = candidates.sigma[a], sb = candidates.sigma[b]
+        // A fix far less precise than its neighbour (reduced accuracy) says little about where the
+        // vehicle was: its straight line to the neighbour would pull the route to where it lies.
+        // Between such fixes the straight line is taken between the two road positions instead,
+        // and β follows the precise fix.
+        let mixed = max(sa, sb) > 3 * min(sa, sb) && max(sa, sb) > 50
+        let beta = max(p.beta, p.betaPerSigma * (mixed ? min(sa, sb) : max(sa, sb)))
         var leader = -Double.infinity
         for s in candidates.range(a) { leader = max(leader, score[s]) }
         for s in candidates.range(a) where score[s] > -.infinity && score[s] >= leader - beam {
@@ -134,7 +140,8 @@ final class ViterbiMatcher {
                 }
             }
             for k in 0..<to.count where meters[k] < .infinity {
-                let v = score[s] - abs(straight - meters[k]) / beta
+                let g = mixed ? roadPointDistance(s, to[to.startIndex + k]) : straight
+                let v = score[s] - abs(g - meters[k]) / beta
                 if v > best[k] { best[k] = v; from[k] = s }
             }
         }
@@ -156,7 +163,8 @@ final class ViterbiMatcher {
                     }
                 }
                 for (j, s) in sources.enumerated() where behind[j] <= backward {
-                    let v = score[s] - straight / beta
+                    let g = mixed ? roadPointDistance(s, t) : straight
+                    let v = score[s] - g / beta
                     if v > best[k] { best[k] = v; from[k] = s; stoodHere[k] = true }
                 }
             }
@@ -168,6 +176,12 @@ final class ViterbiMatcher {
             stood[s] = stoodHere[k]
         }
         return true
+    }
+
+    /// Metres between two states' road points.
+    func roadPointDistance(_ s: Int, _ t: Int) -> Double {
+        let a = candidates.states[s].phantom, b = candidates.states[t].phantom
+        return greatCircle(LocationFix(time: 0, lon: a.lon, lat: a.lat), LocationFix(time: 0, lon: b.lon, lat: b.lat))
     }
 
     /// The best path through a chain of scored fixes, back to front; nil for fewer than two fixes.

@@ -124,7 +124,8 @@ final class MatchingAccuracyTests: XCTestCase {
         request.gaps = .ignore
         guard case .matched(let joined) = matcher.match(request) else { return XCTFail("no match") }
         XCTAssertEqual(joined.matchings.count, 1)
-        XCTAssertEqual(joined.matchings[0].legs.count, fixes.count - 1)
+        XCTAssertEqual(joined.matchings[0].legs.count, joined.tracepoints.compactMap { $0 }.count - 1, "a leg between matched fixes")
+        XCTAssertGreaterThan(joined.tracepoints.compactMap { $0 }.count, fixes.count * 95 / 100)
         XCTAssertGreaterThan(joined.matchings[0].confidence, 0.5)
     }
 
