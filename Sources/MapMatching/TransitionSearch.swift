@@ -51,7 +51,28 @@ final class TransitionSearch {
         parent[i] = UInt32.max
         settled[i] = false
         used += 1
+        if used * 2 > keys.count {
+            grow()
+            return find(r)!
+        }
         return i
+    }
+
+    /// Doubles the table in the middle of a search, keeping its entries.
+    private func grow() {
+        let old = (keys: keys, stamps: stamps, distance: distance, parent: parent, settled: settled, stamp: stamp)
+        resize(keys.count * 2)
+        let mask = keys.count - 1
+        for j in 0..<old.keys.count where old.stamps[j] == old.stamp {
+            var i = Int((old.keys[j] &* 0x9E37_79B9) >> shift)
+            while stamps[i] == stamp { i = (i + 1) & mask }
+            keys[i] = old.keys[j]
+            stamps[i] = stamp
+            distance[i] = old.distance[j]
+            parent[i] = old.parent[j]
+            settled[i] = old.settled[j]
+            used += 1
+        }
     }
 
     /// Looks rank r up without inserting it.

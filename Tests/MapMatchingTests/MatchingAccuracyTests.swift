@@ -146,6 +146,19 @@ final class MatchingAccuracyTests: XCTestCase {
         XCTAssertEqual(f.code, "InvalidOptions")
     }
 
+    /// Two fixes 9 km apart ten minutes apart (gaps=ignore): the transition search settles
+    /// thousands of road pieces, growing its table mid-search, and finds the road between.
+    func testFarApartFixesAreMatchedAlongTheRoadBetween() throws {
+        let matcher = try MapMatcher(data: try data())
+        var request = MatchRequest(coordinates: [(9.5215, 47.1410), (9.4990, 47.0660)], timestamps: [0, 900])
+        request.radiuses = [30, 30]
+        request.gaps = .ignore
+        guard case .matched(let response) = matcher.match(request) else { return XCTFail("no match") }
+        XCTAssertEqual(response.matchings.count, 1)
+        XCTAssertGreaterThan(response.matchings[0].distance, 8_000)
+        XCTAssertGreaterThan(matcher.settledNodes, 1_000)
+    }
+
     /// Far from every road: NoMatch.
     func testTraceFarFromRoadsIsNoMatch() throws {
         let matcher = try MapMatcher(data: try data())
