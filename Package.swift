@@ -94,7 +94,7 @@ let package = Package(
         // Map matching (hidden Markov model over the snapper's candidates; OSRM's match service).
         .target(name: "MapMatching", dependencies: ["RouteQuery", "LocationTraces", "RoutingGraph", "OffgridCore", "TileMath"]),
         // OSRM's HTTP API v1 over RouteQuery (route-query serve), on Hummingbird 2.
-        .target(name: "OSRMServer", dependencies: ["RouteQuery", "MapMatching", "RoutingGraph", "RoutingProfile", "OffgridCore",
+        .target(name: "OSRMServer", dependencies: ["RouteQuery", "MapMatching", "LocationTraces", "RoutingGraph", "RoutingProfile", "OffgridCore",
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "NIOCore", package: "swift-nio"),
