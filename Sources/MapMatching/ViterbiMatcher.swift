@@ -95,7 +95,11 @@ final class ViterbiMatcher {
         let p = request.parameters, fa = request.fixes[a], fb = request.fixes[b]
         let noise = 2 * (candidates.sigma[a] + candidates.sigma[b])
         if request.hasTimestamps {
-            return straight + max(p.maxSpeed * max(0, fb.time - fa.time), noise) + 10
+            // What the vehicle could drive in the time, but no longer a detour than untimed fixes
+            // allow (the retry in `step` doubles it where that was too tight).
+            let drivable = p.maxSpeed * max(0, fb.time - fa.time)
+            let detour = (p.untimedDetourFactor - 1) * straight + p.untimedSlack / 2
+            return straight + max(min(drivable, detour), noise) + 10
         }
         return straight * p.untimedDetourFactor + p.untimedSlack + noise
     }
