@@ -99,7 +99,7 @@ final class ViterbiMatcher {
             // allow (the retry in `step` doubles it where that was too tight).
             let drivable = p.maxSpeed * max(0, fb.time - fa.time)
             let detour = (p.untimedDetourFactor - 1) * straight + p.untimedSlack / 2
-            return straight + max(min(drivable, detour), noise) + 10
+            return straight + max(min(drivable, detour + noise), noise) + 10
         }
         return straight * p.untimedDetourFactor + p.untimedSlack + noise
     }
