@@ -92,6 +92,37 @@ final class NMEATraceTests: XCTestCase {
         }
     }
 
+    /// Seeded mutations of a valid log (bytes flipped, cut, repeated): each parses or fails
+    /// with one line, never a crash; the NDJSON batch reader likewise.
+    func testMutatedLogsParseOrFailWithOneLine() {
+        let valid = Array([
+            Self.sentence("GPRMC,120000.00,A,4708.4600,N,00931.2540,E,20.5,87.5,030524,,,A"),
+            Self.sentence("GPGGA,120000.00,4708.4600,N,00931.2540,E,1,08,1.2,455.0,M,47.0,M,,"),
+            Self.sentence("GPRMC,120001.00,V,,,,,,,030524,,,N"),
+        ].joined(separator: "\n").utf8)
+        var random = SplitMix64(seed: 530)
+        var failures = 0
+        for _ in 0..<2_000 {
+            var bytes = valid
+            for _ in 0..<random.int(1, 6) {
+                switch random.below(3) {
+                case 0: bytes[random.below(bytes.count)] = UInt8(truncatingIfNeeded: random.next())
+                case 1: bytes = Array(bytes.prefix(random.below(bytes.count + 1)))
+                default: if !bytes.isEmpty { bytes.insert(bytes[random.below(bytes.count)], at: random.below(bytes.count)) }
+                }
+                if bytes.isEmpty { bytes = valid }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            do { _ = try NMEATrace.parse(text, file: "m.nmea") } catch {
+                failures += 1
+                XCTAssertFalse("\(error)".contains("\n"), "\(error)")
+                XCTAssertTrue("\(error)".hasPrefix("m.nmea: "), "\(error)")
+            }
+            do { _ = try TraceBatch.parse(text, file: "m.ndjson") } catch { XCTAssertFalse("\(error)".contains("\n")) }
+        }
+        XCTAssertGreaterThan(failures, 500, "most mutations are caught")
+    }
+
     func testEmptyAndSentenceFreeFilesAreRefused() {
         XCTAssertThrowsError(try NMEATrace.parse("", file: "e.nmea")) { XCTAssertEqual("\($0)", "e.nmea: empty trace") }
         XCTAssertThrowsError(try NMEATrace.parse(Self.sentence("GPGSV,1,1,00"), file: "g.nmea")) {
