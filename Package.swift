@@ -14,7 +14,7 @@ let package = Package(
         // The readers of every file and request format, for the fuzz targets in Fuzz/ (their own
         // package, so this package's builds carry no fuzzer or sanitizer instrumentation).
         .library(name: "OffgridReaders", targets: ["OffgridCore", "OSMPBF", "RoutingProfile", "RoutingTiles", "PackContainer",
-                                                   "RoutingPacks", "RoutingGraph", "RouteQuery", "OSRMServer", "TileMath",
+                                                   "RoutingPacks", "RoutingGraph", "LocationTraces", "RouteQuery", "MapMatching", "OSRMServer", "TileMath",
                                                    "TileSources", "MapPacks", "StylePacks", "PackRepository", "PredictiveCaching"]),
     ],
     dependencies: [
@@ -88,9 +88,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]),
         // Loading regions from a pack repository into a store: plan (cover, limits), fetch, one install.
         .target(name: "RegionLoader", dependencies: ["TileStore", "PackRepository", "RepositoryClient", "TileMath", "MapPacks", "OffgridCore"]),
-        .target(name: "RouteQuery", dependencies: ["RoutingGraph", "RoutingProfile", "ContractionHierarchy", "CustomizableHierarchy", "TileMath", "OffgridCore", "CShims"]),
+        // Location traces as devices write them: CSV, GPX 1.1, NMEA 0183, GeoJSON, NDJSON batches.
+        .target(name: "LocationTraces", dependencies: ["OffgridCore"]),
+        .target(name: "RouteQuery", dependencies: ["LocationTraces", "RoutingGraph", "RoutingProfile", "ContractionHierarchy", "CustomizableHierarchy", "TileMath", "OffgridCore", "CShims"]),
+        // Map matching (hidden Markov model over the snapper's candidates; OSRM's match service).
+        .target(name: "MapMatching", dependencies: ["RouteQuery", "LocationTraces", "RoutingGraph", "OffgridCore", "TileMath"]),
         // OSRM's HTTP API v1 over RouteQuery (route-query serve), on Hummingbird 2.
-        .target(name: "OSRMServer", dependencies: ["RouteQuery", "RoutingGraph", "RoutingProfile", "OffgridCore",
+        .target(name: "OSRMServer", dependencies: ["RouteQuery", "MapMatching", "LocationTraces", "RoutingGraph", "RoutingProfile", "OffgridCore",
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "NIOCore", package: "swift-nio"),
@@ -103,7 +107,7 @@ let package = Package(
         .executableTarget(name: "route-graph", dependencies: [
             "RoutingGraph", "RoutingProfile", "ContractionHierarchy", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "route-query", dependencies: [
-            "RouteQuery", "OSRMServer", "RoutingGraph", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            "RouteQuery", "MapMatching", "LocationTraces", "OSRMServer", "RoutingGraph", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilestore", dependencies: [
             "TileStore", "TileServer", "RegionLoader", "RepositoryClient", "MapPacks", "TileMath", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tilepack-unpack", dependencies: [
@@ -121,7 +125,10 @@ let package = Package(
                                                              "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
         .testTarget(name: "RouteQueryTests", dependencies: ["TestSupport", "RouteQuery", "RoutingGraph", "ContractionHierarchy", "CustomizableHierarchy", "RoutingTiles",
                                                            "RoutingPacks", "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
-        .testTarget(name: "OSRMServerTests", dependencies: ["TestSupport", "OSRMServer", "RouteQuery", "RoutingGraph", "OffgridCore"]),
+        .testTarget(name: "LocationTracesTests", dependencies: ["TestSupport", "LocationTraces", "OffgridCore"]),
+        .testTarget(name: "MapMatchingTests", dependencies: ["TestSupport", "MapMatching", "RouteQuery", "LocationTraces", "RoutingGraph", "RoutingTiles",
+                                                            "RoutingPacks", "OSMPBF", "RoutingProfile", "TileMath", "OffgridCore"]),
+        .testTarget(name: "OSRMServerTests", dependencies: ["TestSupport", "OSRMServer", "MapMatching", "RouteQuery", "RoutingGraph", "OffgridCore"]),
         .testTarget(name: "TileSourcesTests", dependencies: ["TestSupport", "TileSources", "TileMath", "OffgridCore"]),
         .testTarget(name: "MapPacksTests", dependencies: ["TestSupport", "MapPacks", "PackContainer", "TileSources", "TileMath", "OffgridCore"]),
         .testTarget(name: "PredictiveCachingTests", dependencies: ["TestSupport", "PredictiveCaching", "TileMath", "OffgridCore"]),

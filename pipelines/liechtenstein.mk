@@ -216,8 +216,14 @@ check: all maps-check store-check publish-check
 	$(PYTHON) -c 'import json,sys; d=[json.load(open(f))["routes"][0]["duration"] for f in sys.argv[1:]]; print("car, bicycle, foot durations (s):", d); assert d[0] < d[1] < d[2], d' $(ROUTE) $(BICYCLE_ROUTE) $(FOOT_ROUTE)
 	test "$$(grep -c '"event":"reroute"' $(TRACE))" = 1
 	test "$$(wc -l < $(ANSWERS))" = "$$(wc -l < samples/queries.ndjson)"
+	grep -q '"code":"Ok"' $(MATCH_GPX_JSON)
+	test "$$(grep -c '"matched":true' $(MATCH_FREE))" -gt 100
 	$(PYTHON) Tests/interop/check_routes.py $(ROUTE) $(VIA_ROUTE)
 	@echo "pipeline smoke run: OK"
+
+# Map matching of GPX and NMEA traces of the sample (pipelines/match.mk).
+include $(dir $(firstword $(MAKEFILE_LIST)))match.mk
+all: $(MATCH_ALL)
 
 # Loading from the pack repository (pipelines/load.mk): serves publish.mk's repository.
 include $(dir $(firstword $(MAKEFILE_LIST)))load.mk

@@ -1,5 +1,6 @@
 import Foundation
 import OffgridCore
+import MapMatching
 import RouteQuery
 
 /// One answer: the HTTP status and the JSON body, as text or, for routes (rendered straight
@@ -89,10 +90,12 @@ public final class OSRMHandler: Sendable {
 final class Worker {
     let route: RouteService
     let table: TableService
+    let matcher: MapMatcher
 
     init(data: RoutingData) throws {
         route = try RouteService(data: data)
         table = TableService(service: route)
+        matcher = try MapMatcher(data: data)
     }
 
     func answer(_ query: OSRMQuery) throws(QueryFailure) -> OSRMAnswer {
@@ -113,6 +116,9 @@ final class Worker {
             let destinations = (t.destinations ?? Array(t.coordinates.indices)).map { t.coordinates[$0] }
             let response = try table.table(sources: sources, destinations: destinations, durations: t.durations, distances: t.distances)
             return OSRMAnswer(status: 200, body: OSRMHandler.compact(response))
+        case .match(let request):
+            // The bytes `route-query match --compact` prints (without its newline).
+            return OSRMAnswer(status: 200, body: OSRMHandler.compact(try matcher.matchResponse(request)))
         case .nearest(let n):
             var request = NearestRequest(lon: n.coordinates[0].lon, lat: n.coordinates[0].lat)
             request.number = n.number

@@ -13,6 +13,8 @@ public struct OSRMLimits: Sendable {
     public var maxNearest = 100
     /// Most alternatives (osrm-routed's --max-alternatives).
     public var maxAlternatives = 3
+    /// Most fixes in a match request (osrm-routed's --max-matching-size).
+    public var maxMatchCoordinates = 100
 
     public init() {}
 
@@ -48,6 +50,17 @@ public struct OSRMLimits: Sendable {
             if t.bearings.contains(where: { $0 != nil }) || t.radiuses.contains(where: { $0 != nil }) {
                 throw invalidOptions("bearings and radiuses are not supported by the table service of this server")
             }
+        case .match(let m):
+            let count = m.fixes.count
+            for (name, n) in [("radiuses", m.radiuses.count), ("timestamps", m.hasTimestamps ? count : 0)] where n > 0 && n != count {
+                throw invalidOptions("Number of elements in \(name) size \(n) does not match coordinate size \(count)")
+            }
+            guard count >= 2 else { throw invalidOptions("Number of coordinates needs to be at least two.") }
+            guard count <= maxMatchCoordinates else {
+                throw QueryFailure(code: "TooBig", message: "Number of entries \(count) is higher than current maximum (\(maxMatchCoordinates))")
+            }
+            try values(m.fixes.map { ($0.lon, $0.lat) })
+            if let failure = m.validationFailure() { throw failure }
         case .nearest(let n):
             try lists(n.coordinates.count, n.bearings, n.radiuses)
             guard n.coordinates.count == 1 else { throw invalidOptions("Only one input coordinate is supported") }

@@ -1,3 +1,4 @@
+import MapMatching
 import RouteQuery
 
 /// A parsed OSRM API request: one of the three services this server answers, with the
@@ -7,6 +8,7 @@ enum OSRMQuery {
     case route(RouteRequest)
     case table(TableQuery)
     case nearest(NearestQuery)
+    case match(MatchRequest)
 
     /// OSRM's table request: all coordinates, and which are sources and destinations.
     struct TableQuery {
@@ -95,6 +97,8 @@ enum OSRMQuery {
             t.bearings = common.bearings
             t.radiuses = common.radiuses
             self = .table(t)
+        case "match":
+            self = .match(try Self.match(coordinates, &s, &common))
         default:
             var n = NearestQuery(coordinates: coordinates)
             try Self.options(&s) { (key, s) throws(QueryFailure) in

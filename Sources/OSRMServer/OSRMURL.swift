@@ -48,8 +48,8 @@ struct OSRMURL {
         self.profile = String(profile)
         // A version too long for an Int is no version osrm-routed serves either.
         version = Int(versionText) ?? -1
-        guard ["route", "table", "nearest"].contains(self.service) else {
-            let known = ["match", "trip", "tile"].contains(self.service)
+        guard ["route", "table", "nearest", "match"].contains(self.service) else {
+            let known = ["trip", "tile"].contains(self.service)
             throw QueryFailure(code: "InvalidService", message: known ? "Service \(service) is not supported by this server"
                                                                     : "Service \(service) not found!")
         }

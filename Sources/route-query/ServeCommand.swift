@@ -7,9 +7,9 @@ import ToolSupport
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve OSRM's HTTP API v1 (route, table, nearest) from graph files, one per traveller.",
+        abstract: "Serve OSRM's HTTP API v1 (route, table, nearest, match) from graph files, one per traveller.",
         discussion: """
-        GET /route/v1/{profile}/{coordinates}, /table/v1/…, /nearest/v1/… and GET /health. The
+        GET /route/v1/{profile}/{coordinates}, /table/v1/…, /nearest/v1/…, /match/v1/… and GET /health. The
         profile chooses the graph: driving|car|driving-traffic, cycling|bicycle|bike, walking|foot,
         each answered by the graph given for that mode (route-graph --profile;
         its header says the mode); any other name is InvalidUrl. Bodies are the bytes `route-query route|table|nearest --compact` prints for the
@@ -30,13 +30,14 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Most coordinates per route request; more is TooBig.") var maxRouteSize = 500
     @Option(help: "Most results of a nearest request; more is TooBig.") var maxNearest = 100
     @Option(help: "Most alternatives per route request; more is TooBig.") var maxAlternatives = 3
+    @Option(help: "Most fixes per match request; more is TooBig.") var maxMatchingSize = 100
     @Option(help: "Seconds a connection may stay silent before it is closed.") var idleTimeout = 30
 
     func validate() throws {
         if graph.isEmpty { throw ValidationError("give at least one --graph") }
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port),
               colon > listen.startIndex else { throw ValidationError("--listen takes HOST:PORT, not '\(listen)'") }
-        for (name, v) in [("--max-table-size", maxTableSize), ("--max-route-size", maxRouteSize), ("--max-nearest", maxNearest),
+        for (name, v) in [("--max-table-size", maxTableSize), ("--max-route-size", maxRouteSize), ("--max-nearest", maxNearest), ("--max-matching-size", maxMatchingSize),
                           ("--idle-timeout", idleTimeout)] where v < 1 {
             throw ValidationError("\(name) must be at least 1, not \(v)")
         }
@@ -54,6 +55,7 @@ struct ServeCommand: ParsableCommand {
         c.limits.maxRouteCoordinates = maxRouteSize
         c.limits.maxNearest = maxNearest
         c.limits.maxAlternatives = maxAlternatives
+        c.limits.maxMatchCoordinates = maxMatchingSize
         let server = OSRMServer(graphs: try graph.map { try RoutingData(path: $0) }, configuration: c)
         try server.runBlocking { host, port in
             StdIO.out(#"{"listening":"http://\#(host):\#(port)"}"# + "\n")

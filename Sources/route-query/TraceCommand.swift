@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MapMatching
 import RouteQuery
 import OffgridCore
 import ToolSupport
@@ -7,25 +8,37 @@ import ToolSupport
 struct TraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
-        abstract: "Replay a location trace against a route: progress, off-route detection, reroutes (NDJSON).",
+        abstract: "Replay a location trace against a route (progress, off-route, reroutes), or match it freely (NDJSON).",
         discussion: """
         The trace is CSV (time, lon, lat[, accuracy][, course]) or GPX. Leaving the route (farther than
         --off-route-m, or the fix's accuracy if larger, for --fixes fixes in a row) emits an "off-route"
         event and a "reroute" event with a new route from that fix to the original destination.
 
-        Example:
+        Without --route (free drive) every fix is matched to the roads (route-query match's model) and
+        printed with its matched position, road name, the road's speed and the heading; unmatched
+        fixes are printed too, with "matched": false. The trace may then also be NMEA or GeoJSON.
+
+        Examples:
           route-query trace --graph out/liechtenstein.chg --route out/route.json --trace samples/detour.csv
+          route-query trace --graph out/liechtenstein.chg --trace out/match/drive.nmea
         """)
 
     @OptionGroup var graph: GraphOptions
-    @Option(help: "A route response written by `route-query route` (the first route is followed).") var route: String
-    @Option(help: "Location fixes, .csv or .gpx.") var trace: String
+    @Option(help: "A route response written by `route-query route` (the first route is followed); none for free drive.") var route: String?
+    @Option(help: "Location fixes, .csv or .gpx (free drive: also .nmea, .geojson).") var trace: String
     @Option(name: .customLong("off-route-m"), help: "Distance from the route that counts as off-route, metres.") var offRouteMeters = 50.0
     @Option(help: "Consecutive off-route fixes before rerouting.") var fixes = 3
     @OptionGroup var options: RouteOptions
 
     func run() throws {
         let data = try graph.load()
+        guard let route else {
+            let loaded = try LocationTrace.load(path: trace)
+            var request = MatchRequest(fixes: loaded.fixes)
+            request.hasTimestamps = loaded.timed
+            for line in try MapMatcher(data: data).freeDrive(request) { StdIO.out(Render.line(line) + "\n") }
+            return
+        }
         var defaults = RouteRequest(coordinates: [])
         defaults.algorithm = graph.algorithm
         try options.apply(to: &defaults)
