@@ -27,14 +27,7 @@ extension OSRMQuery {
             case "steps": m.steps = try s.bool()
             case "geometries": m.geometries = RouteRequest.Geometries(rawValue: try s.word(["polyline", "polyline6", "geojson"]))!
             case "overview": m.overview = RouteRequest.Overview(rawValue: try s.word(["simplified", "full", "false"]))!
-            case "annotations":
-                let start = s.i
-                s.skipValue()
-                guard let kinds = LegAnnotation.Kinds(parsing: Substring(decoding: s.bytes[start..<s.i], as: UTF8.self)) else {
-                    s.i = start
-                    throw s.malformed()
-                }
-                m.annotations = kinds
+            case "annotations": m.annotations = try s.annotationKinds()
             default: return try Self.common(key, &s, &shared)
             }
             return true

@@ -60,14 +60,7 @@ enum OSRMQuery {
                 case "continue_straight":
                     let w = try s.word(["default", "true", "false"])
                     r.continueStraight = w != "false"
-                case "annotations":
-                    let start = s.i
-                    s.skipValue()
-                    guard let kinds = LegAnnotation.Kinds(parsing: Substring(decoding: s.bytes[start..<s.i], as: UTF8.self)) else {
-                        s.i = start
-                        throw s.malformed()
-                    }
-                    r.annotations = kinds
+                case "annotations": r.annotations = try s.annotationKinds()
                 case "voice_instructions", "banner_instructions":
                     try Instructions.apply(key, try s.bool(), to: &r)
                 default: return try Self.common(key, &s, &common)
@@ -189,5 +182,19 @@ enum OSRMQuery {
         var out: [Int] = []
         repeat { out.append(try s.unsigned()) } while s.take(";")
         return out
+    }
+}
+
+extension QueryScanner {
+    /// OSRM's `annotations=` value (`true`, `false` or a comma list of kinds); a bad one is
+    /// reported at its start.
+    mutating func annotationKinds() throws(QueryFailure) -> LegAnnotation.Kinds {
+        let start = i
+        skipValue()
+        guard let kinds = LegAnnotation.Kinds(parsing: Substring(decoding: bytes[start..<i], as: UTF8.self)) else {
+            i = start
+            throw malformed()
+        }
+        return kinds
     }
 }
