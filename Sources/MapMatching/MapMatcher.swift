@@ -139,7 +139,7 @@ public final class MapMatcher {
                                  backwardMeters: 0, into: o)
             }
         }
-        if out[0] < .infinity, let ranks = search.path(from: ra, toEdgeDirection: edB, targetShare: b.share(direction: db)) {
+        if out[0] < .infinity, let ranks = search.path(from: ra, toTarget: 0) {
             return ranks
         }
         return service.legSearch.leg(from: a, to: b)?.ranks ?? [ra, rb]

@@ -7,7 +7,36 @@ import RouteQuery
 /// graph, and a search allocates nothing once they have grown.
 final class TransitionSearch {
     let data: RoutingData
-    /// Open-addressed table rank → (distance to the rank's end, cm; parent rank), stamped per search.
+    /// The search's state, one value so that a search is one access to it: the hash table and
+    /// heap inside are then checked statically, not per touched node.
+    private var space = SearchSpace()
+
+    init(data: RoutingData) { self.data = data }
+
+    /// How many nodes the searches settled so far (for the benchmark's report).
+    var settledCount: Int { space.settledCount }
+
+    /// From `source` (rank `sourceRank` at `sourceShare` of its edge) to each target
+    /// (edge direction, share of its edge in that direction): metres along the road, written
+    /// into `out` (`.infinity` when farther than `limitMeters` or unreachable). A target on the
+    /// source's own edge direction ahead of it is reached along the edge; one behind within
+    /// `backwardMeters` counts as 0 m (the same position, noise); farther behind it is reached
+    /// only around a loop.
+    func distances(sourceRank: UInt32, sourceShare: Double, targets: UnsafeBufferPointer<(edgeDirection: UInt32, share: Double)>,
+                   limitMeters: Double, backwardMeters: Double, into out: UnsafeMutableBufferPointer<Double>) {
+        space.distances(data, sourceRank: sourceRank, sourceShare: sourceShare, targets: targets, limitMeters: limitMeters,
+                        backwardMeters: backwardMeters, into: out)
+    }
+
+    /// The ranks from `sourceRank` to target k of the last `distances` call, by the turn that
+    /// search reached it through (the target's rank last), or nil when it reached it by none.
+    func path(from sourceRank: UInt32, toTarget k: Int) -> [UInt32]? { space.path(from: sourceRank, toTarget: k) }
+}
+
+/// Open-addressed table rank → (distance to the rank's end, cm; parent rank), stamped per
+/// search, a binary heap and a cache of turns: what transition searches need, reused from
+/// search to search.
+struct SearchSpace {
     private var keys: [UInt32] = []
     private var stamps: [UInt32] = []
     private var distance: [UInt32] = []
@@ -18,15 +47,16 @@ final class TransitionSearch {
     private var shift: UInt32 = 0
     /// (distance cm) << 32 | rank, a binary min-heap with stale entries skipped on pop.
     private var heap: [UInt64] = []
-    /// How many nodes the last searches settled (for the benchmark's report).
+    /// Per target of the last search: the settled rank it was entered from and the rank entered
+    /// (its edge direction's), for `path`; UInt32.max when not reached by a turn.
+    private var reachedFrom: [UInt32] = []
+    private var reachedRank: [UInt32] = []
+    private var turnCache = TurnCache()
     private(set) var settledCount = 0
 
-    init(data: RoutingData) {
-        self.data = data
-        resize(1 << 10)
-    }
+    init() { resize(1 << 10) }
 
-    private func resize(_ capacity: Int) {
+    private mutating func resize(_ capacity: Int) {
         keys = [UInt32](repeating: 0, count: capacity)
         stamps = [UInt32](repeating: 0, count: capacity)
         distance = [UInt32](repeating: 0, count: capacity)
@@ -38,7 +68,7 @@ final class TransitionSearch {
     }
 
     /// The slot of rank r in this search (inserted with an infinite distance if new).
-    @inline(__always) private func slot(_ r: UInt32) -> Int {
+    @inline(__always) private mutating func slot(_ r: UInt32) -> Int {
         let mask = keys.count - 1
         var i = Int((r &* 0x9E37_79B9) >> shift)
         while stamps[i] == stamp {
@@ -59,7 +89,7 @@ final class TransitionSearch {
     }
 
     /// Doubles the table in the middle of a search, keeping its entries.
-    private func grow() {
+    private mutating func grow() {
         let old = (keys: keys, stamps: stamps, distance: distance, parent: parent, settled: settled, stamp: stamp)
         resize(keys.count * 2)
         let mask = keys.count - 1
@@ -86,7 +116,7 @@ final class TransitionSearch {
         return nil
     }
 
-    private func startSearch() {
+    private mutating func startSearch() {
         // Keep the table under half full for the coming search; a grown table starts clean.
         if used * 4 > keys.count { resize(keys.count * 2) } else {
             if stamp == UInt32.max { stamps = [UInt32](repeating: 0, count: keys.count); stamp = 0 }
@@ -96,7 +126,7 @@ final class TransitionSearch {
         heap.removeAll(keepingCapacity: true)
     }
 
-    @inline(__always) private func push(_ key: UInt64) {
+    @inline(__always) private mutating func push(_ key: UInt64) {
         heap.append(key)
         var i = heap.count - 1
         while i > 0 {
@@ -108,7 +138,7 @@ final class TransitionSearch {
         heap[i] = key
     }
 
-    @inline(__always) private func pop() -> UInt64 {
+    @inline(__always) private mutating func pop() -> UInt64 {
         let top = heap[0]
         let last = heap.removeLast()
         if !heap.isEmpty {
@@ -128,18 +158,21 @@ final class TransitionSearch {
         return top
     }
 
-    /// From `source` (rank `sourceRank` at `sourceShare` of its edge) to each target
-    /// (edge direction, share of its edge in that direction): metres along the road, written
-    /// into `out` (`.infinity` when farther than `limitMeters` or unreachable). A target on the
-    /// source's own edge direction ahead of it is reached along the edge; one behind within
-    /// `backwardMeters` counts as 0 m (the same position, noise); farther behind it is reached
-    /// only around a loop.
-    func distances(sourceRank: UInt32, sourceShare: Double, targets: UnsafeBufferPointer<(edgeDirection: UInt32, share: Double)>,
-                   limitMeters: Double, backwardMeters: Double, into out: UnsafeMutableBufferPointer<Double>) {
+    mutating func distances(_ data: RoutingData, sourceRank: UInt32, sourceShare: Double,
+                            targets: UnsafeBufferPointer<(edgeDirection: UInt32, share: Double)>,
+                            limitMeters: Double, backwardMeters: Double, into out: UnsafeMutableBufferPointer<Double>) {
         let sourceED = data.rankEdgeDirection[Int(sourceRank)]
         let sourceLength = Double(data.rankLengthCm(sourceRank)) / 100
         var open = 0
+        var targetFilter = EdgeDirectionFilter()
+        for t in targets { targetFilter.insert(t.edgeDirection) }
+        if reachedFrom.count < targets.count {
+            reachedFrom = [UInt32](repeating: .max, count: targets.count)
+            reachedRank = [UInt32](repeating: .max, count: targets.count)
+        }
         for k in 0..<targets.count {
+            reachedFrom[k] = .max
+            reachedRank[k] = .max
             out[k] = .infinity
             if targets[k].edgeDirection == sourceED {
                 let ahead = (targets[k].share - sourceShare) * sourceLength
@@ -167,20 +200,30 @@ final class TransitionSearch {
             if settled[i] || distance[i] != d { continue }
             settled[i] = true
             settledCount += 1
-            data.forEachTurn(from: u) { v in
+            let range = turnCache.turns(from: u, in: data)
+            for t in range {
+                let turn = turnCache.turns[t]
+                let v = turn.rank, ed = turn.edgeDirection, length = turn.lengthCm
                 // Entering v: its start lies d cm away; a target on v's edge direction is then d + its share.
-                let ed = data.rankEdgeDirection[Int(v)]
-                let length = data.rankLengthCm(v)
-                for k in 0..<targets.count where targets[k].edgeDirection == ed {
-                    let m = (Double(d) + targets[k].share * Double(length)) / 100
-                    if m < out[k] && m * 100 <= limitCm {
-                        if out[k] == .infinity { open -= 1 }
-                        out[k] = m
-                        reached = max(reached, m * 100)
+                if targetFilter.mayHold(ed) {
+                    for k in 0..<targets.count where targets[k].edgeDirection == ed {
+                        let m = (Double(d) + targets[k].share * Double(length)) / 100
+                        guard m * 100 <= limitCm else { continue }
+                        if m < out[k] {
+                            if out[k] == .infinity { open -= 1 }
+                            out[k] = m
+                            reached = max(reached, m * 100)
+                            reachedFrom[k] = u
+                            reachedRank[k] = v
+                        } else if m == out[k] && reachedFrom[k] != .max && (u, v) < (reachedFrom[k], reachedRank[k]) {
+                            // Equal roads: the least (from, rank) pair, so the path never depends on the heap's order.
+                            reachedFrom[k] = u
+                            reachedRank[k] = v
+                        }
                     }
                 }
                 let nd = UInt64(d) + UInt64(length)
-                guard Double(nd) <= limitCm else { return }
+                guard Double(nd) <= limitCm else { continue }
                 let j = slot(v)
                 if !settled[j] && UInt32(nd) < distance[j] {
                     distance[j] = UInt32(nd)
@@ -191,23 +234,10 @@ final class TransitionSearch {
         }
     }
 
-    /// The ranks from `sourceRank` to the rank of `targetEdgeDirection` that the last
-    /// `distances` call reached it by (the target's rank last), or nil when it did not.
-    func path(from sourceRank: UInt32, toEdgeDirection targetED: UInt32, targetShare: Double) -> [UInt32]? {
-        // The target's rank is entered from the settled predecessor that gives the least total:
-        // scan the settled ranks' turns into it (few: the target's junction).
-        var best: (total: Double, from: UInt32, rank: UInt32)?
-        for i in 0..<keys.count where stamps[i] == stamp && settled[i] {
-            let u = keys[i]
-            data.forEachTurn(from: u) { v in
-                guard data.rankEdgeDirection[Int(v)] == targetED else { return }
-                let total = Double(distance[i]) + targetShare * Double(data.rankLengthCm(v))
-                if best.map({ (total, u, v) < ($0.total, $0.from, $0.rank) }) ?? true { best = (total, u, v) }
-            }
-        }
-        guard let best else { return nil }
-        var ranks = [best.rank]
-        var u = best.from
+    func path(from sourceRank: UInt32, toTarget k: Int) -> [UInt32]? {
+        guard k < reachedFrom.count, reachedFrom[k] != .max else { return nil }
+        var ranks = [reachedRank[k]]
+        var u = reachedFrom[k]
         while true {
             ranks.append(u)
             if u == sourceRank { break }
@@ -215,5 +245,22 @@ final class TransitionSearch {
             u = parent[i]
         }
         return ranks.reversed()
+    }
+}
+
+/// A 128-bit set of hashed edge directions: most roads a search turns into are no target, and
+/// this says so without scanning the targets.
+struct EdgeDirectionFilter {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    @inline(__always) mutating func insert(_ ed: UInt32) {
+        let h = (ed &* 0x9E37_79B9) >> 25
+        if h < 64 { low |= 1 << UInt64(h) } else { high |= 1 << UInt64(h - 64) }
+    }
+
+    @inline(__always) func mayHold(_ ed: UInt32) -> Bool {
+        let h = (ed &* 0x9E37_79B9) >> 25
+        return h < 64 ? low & (1 << UInt64(h)) != 0 : high & (1 << UInt64(h - 64)) != 0
     }
 }
