@@ -34,6 +34,7 @@ final class ViterbiMatcher {
     /// Scratch for one layer's targets and distances.
     private var targets: [(edgeDirection: UInt32, share: Double)] = []
     private var meters: [Double] = []
+    private var sources: [Int] = []
 
     init(request: MatchRequest, candidates: MatchCandidates, search: TransitionSearch) {
         self.request = request
@@ -135,18 +136,33 @@ final class ViterbiMatcher {
         let beta = max(p.beta, p.betaPerSigma * (mixed ? min(sa, sb) : max(sa, sb)))
         var leader = -Double.infinity
         for s in candidates.range(a) { leader = max(leader, score[s]) }
-        for s in candidates.range(a) where score[s] > -.infinity && score[s] >= leader - beam {
+        // Likely states first: what they reach bounds how far a less likely state's search can
+        // still find a better (or equally good) predecessor, |g − d| ≤ β (score − best), so later
+        // searches stop sooner, or are not made. Ties go to the lower state, so the order never
+        // changes the answer.
+        sources.removeAll(keepingCapacity: true)
+        for s in candidates.range(a) where score[s] > -.infinity && score[s] >= leader - beam { sources.append(s) }
+        sources.sort { score[$0] != score[$1] ? score[$0] > score[$1] : $0 < $1 }
+        for s in sources {
+            var useful = 0.0
+            for k in 0..<to.count {
+                if best[k] == -.infinity { useful = .infinity; break }
+                guard score[s] >= best[k] else { continue }
+                let g = mixed ? roadPointDistance(s, to[to.startIndex + k]) : straight
+                useful = max(useful, g + beta * (score[s] - best[k]) + 0.01)
+            }
+            guard useful > 0 else { continue }
             let state = candidates.states[s]
             targets.withUnsafeBufferPointer { t in
                 meters.withUnsafeMutableBufferPointer { m in
-                    search.distances(sourceRank: state.rank, sourceShare: state.share, targets: t, limitMeters: limit,
+                    search.distances(sourceRank: state.rank, sourceShare: state.share, targets: t, limitMeters: min(limit, useful),
                                      backwardMeters: backward, into: m)
                 }
             }
             for k in 0..<to.count where meters[k] < .infinity {
                 let g = mixed ? roadPointDistance(s, to[to.startIndex + k]) : straight
                 let v = score[s] - abs(g - meters[k]) / beta
-                if v > best[k] { best[k] = v; from[k] = s }
+                if v > best[k] || v == best[k] && s < from[k] { best[k] = v; from[k] = s }
             }
         }
         // A state no likely state of fix a reaches may lie a little *behind* one of them (the

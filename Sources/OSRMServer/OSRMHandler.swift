@@ -118,7 +118,9 @@ final class Worker {
             return OSRMAnswer(status: 200, body: OSRMHandler.compact(response))
         case .match(let request):
             // The bytes `route-query match --compact` prints (without its newline).
-            return OSRMAnswer(status: 200, body: OSRMHandler.compact(try matcher.matchResponse(request)))
+            var body = JSONBuffer()
+            try matcher.matchResponse(request).writeCompactJSON(to: &body)
+            return OSRMAnswer(status: 200, bodyBytes: Array(body.bytes))
         case .nearest(let n):
             var request = NearestRequest(lon: n.coordinates[0].lon, lat: n.coordinates[0].lat)
             request.number = n.number

@@ -57,6 +57,9 @@ extension Route {
 }
 
 extension RouteLeg {
+    /// The leg's compact JSON, for other modules' responses that hold legs (map matching).
+    public func writeCompactJSON(to out: inout JSONBuffer) { writeJSON(to: &out) }
+
     func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("{")
         if let annotation { out.raw("\"annotation\":"); annotation.writeJSON(to: &out); out.raw(",") }
@@ -168,6 +171,8 @@ extension Waypoint {
 }
 
 extension RouteGeometry {
+    public func writeCompactJSON(to out: inout JSONBuffer) { writeJSON(to: &out) }
+
     func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         switch self {
         case .polyline(let text): text.writeJSON(to: &out)
@@ -180,6 +185,8 @@ extension RouteGeometry {
 }
 
 extension LonLat {
+    public func writeCompactJSON(to out: inout JSONBuffer) { writeJSON(to: &out) }
+
     func writeJSON<Out: JSONSink & ~Copyable>(to out: inout Out) {
         out.raw("[")
         out.double(lon)

@@ -60,7 +60,7 @@ struct MatchCommand: ParsableCommand {
             base.hasTimestamps = item.trace.timed
             base.radiuses = item.radiuses
             fixes += item.trace.fixes.count
-            lines.append(Render.line(BatchMatchLine(answer: matcher.match(base), id: item.id)))
+            lines.append(BatchMatchLine(answer: matcher.match(base), id: item.id).compactJSON())
         }
         let elapsed = (ContinuousClock.now - start).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
@@ -122,4 +122,14 @@ extension MatchRequest.Gaps: ExpressibleByArgument {}
 struct BatchMatchLine: Encodable {
     var answer: MatchAnswer
     var id: JSONValue?
+
+    /// `Render.line(self)`'s text, written directly (the answer's geometry makes most of it).
+    func compactJSON() -> String {
+        var out = JSONBuffer()
+        out.raw("{\"answer\":")
+        answer.writeCompactJSON(to: &out)
+        if let id { out.raw(",\"id\":"); out.value(id) }
+        out.raw("}")
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
 }
