@@ -1,6 +1,7 @@
 import Foundation
 import LocationTraces
 import RouteQuery
+import TileMath
 
 /// Matches location traces to the roads of one graph and answers OSRM's match service. One per
 /// thread: it owns a route service (snapping, route assembly) and the transition search.
@@ -36,6 +37,20 @@ public final class MapMatcher {
         }
         positions.runs = runs.map(\.fixes)
         return positions
+    }
+
+    /// Every fix's matched road point as a navigation SDK knows it at that fix: the most likely
+    /// position given the fixes so far, never corrected by later ones (nil: unmatched). What
+    /// `route-query trace` follows a route with.
+    public func onlinePositions(_ request: MatchRequest, lag: Int = 0) -> [GeoPoint?] {
+        let candidates = MatchCandidates(request: request, snapper: service.snapping, skip: tidySkips(request))
+        let viterbi = ViterbiMatcher(request: request, candidates: candidates, search: search)
+        let runs = viterbi.runs()
+        return viterbi.lagged(runs, lag: lag).map { s in
+            guard s >= 0 else { return nil }
+            let p = candidates.states[s].phantom
+            return GeoPoint(lon: p.lon, lat: p.lat)
+        }
     }
 
     /// OSRM's match response for the request, or its failure.

@@ -35,6 +35,9 @@ final class ViterbiMatcher {
     private var targets: [(edgeDirection: UInt32, share: Double)] = []
     private var meters: [Double] = []
     private var sources: [Int] = []
+    /// Per fix: the most likely state given the fixes up to it (forward filtering, no look
+    /// ahead), what a navigation SDK shows as the matched location at that moment; -1 unmatched.
+    private(set) var online: [Int]
 
     init(request: MatchRequest, candidates: MatchCandidates, search: TransitionSearch) {
         self.request = request
@@ -43,6 +46,31 @@ final class ViterbiMatcher {
         score = [Double](repeating: -.infinity, count: candidates.states.count)
         back = [Int](repeating: -1, count: candidates.states.count)
         stood = [Bool](repeating: false, count: candidates.states.count)
+        online = [Int](repeating: -1, count: request.fixes.count)
+    }
+
+    /// Per fix of `runs`: its state as known `lag` fixes of its run later (fixed-lag smoothing:
+    /// the most likely state then, traced back), -1 for fixes in no run. Lag 0 is `online`.
+    func lagged(_ runs: [MatchedRun], lag: Int) -> [Int] {
+        var out = [Int](repeating: -1, count: request.fixes.count)
+        for run in runs {
+            let n = run.fixes.count
+            for p in 0..<n {
+                let j = min(p + lag, n - 1)
+                var s = online[run.fixes[j]]
+                var k = j
+                while k > p && s >= 0 { s = back[s]; k -= 1 }
+                out[run.fixes[p]] = s
+            }
+        }
+        return out
+    }
+
+    /// The most likely state of fix f as scored so far.
+    private func leader(_ f: Int) -> Int {
+        var best = -1
+        for s in candidates.range(f) where score[s] > -.infinity && (best < 0 || score[s] > score[best]) { best = s }
+        return best
     }
 
     /// The matched runs, in trace order (runs of a single fix are dropped: nothing was driven).
@@ -55,6 +83,7 @@ final class ViterbiMatcher {
         func start(_ f: Int) {
             chain = [f]
             for s in candidates.range(f) { score[s] = candidates.states[s].emission; back[s] = -1; stood[s] = false }
+            online[f] = leader(f)
         }
         while i < fixes.count {
             defer { i += 1 }
@@ -68,6 +97,7 @@ final class ViterbiMatcher {
             }
             if step(from: last, to: i) {
                 chain.append(i)
+                online[i] = leader(i)
                 failures = []
             } else {
                 failures.append(i)

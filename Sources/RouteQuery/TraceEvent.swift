@@ -3,7 +3,8 @@ public enum TraceEvent: Encodable, Sendable {
     /// Where the fix lies along the route being followed.
     /// `voiceInstruction` / `bannerInstruction`: the route's instruction that fell due at this fix
     /// (absent when none did, or the route carries none).
-    case progress(fix: Int, time: Double, location: LonLat, distanceAlong: Double, distanceRemaining: Double,
+    /// `matchedLocation`: the road position followed (the map matcher's), when there is one.
+    case progress(fix: Int, time: Double, location: LonLat, matchedLocation: LonLat? = nil, distanceAlong: Double, distanceRemaining: Double,
                   distanceFromRoute: Double, offRoute: Bool, voiceInstruction: VoiceInstruction? = nil,
                   bannerInstruction: BannerInstruction? = nil)
     /// The driver left the route at this fix.
@@ -13,7 +14,7 @@ public enum TraceEvent: Encodable, Sendable {
     case done(fixes: Int, reroutes: Int)
 
     enum CodingKeys: String, CodingKey {
-        case event, fix, time, location, distanceAlong, distanceRemaining, distanceFromRoute, offRoute, route, fixes, reroutes
+        case event, fix, time, location, matchedLocation, distanceAlong, distanceRemaining, distanceFromRoute, offRoute, route, fixes, reroutes
         case voiceInstruction, bannerInstruction
     }
 
@@ -31,10 +32,11 @@ public enum TraceEvent: Encodable, Sendable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .event)
         switch self {
-        case let .progress(fix, time, location, along, remaining, fromRoute, offRoute, voice, banner):
+        case let .progress(fix, time, location, matchedLocation, along, remaining, fromRoute, offRoute, voice, banner):
             try c.encode(fix, forKey: .fix)
             try c.encode(time, forKey: .time)
             try c.encode(location, forKey: .location)
+            try c.encodeIfPresent(matchedLocation, forKey: .matchedLocation)
             try c.encode(along, forKey: .distanceAlong)
             try c.encode(remaining, forKey: .distanceRemaining)
             try c.encode(fromRoute, forKey: .distanceFromRoute)

@@ -17,8 +17,14 @@ public struct TraceReplay {
 
     public init(data: RoutingData, routePath: String, tracePath: String, offRouteMeters: Double,
                 consecutiveFixes: Int, defaults: RouteRequest) throws {
+        try self.init(data: data, routePath: routePath, fixes: try LocationTrace.read(path: tracePath), offRouteMeters: offRouteMeters,
+                      consecutiveFixes: consecutiveFixes, defaults: defaults)
+    }
+
+    public init(data: RoutingData, routePath: String, fixes: [LocationFix], offRouteMeters: Double,
+                consecutiveFixes: Int, defaults: RouteRequest) throws {
         service = try RouteService(data: data)
-        fixes = try LocationTrace.read(path: tracePath)
+        self.fixes = fixes
         (route, destination, routeJSON) = try Self.readRoute(routePath)
         self.offRouteMeters = offRouteMeters
         self.consecutiveFixes = consecutiveFixes
@@ -62,18 +68,25 @@ public struct TraceReplay {
         return numbers.count == items.count ? numbers : nil
     }
 
-    /// The events, in order.
-    public func run() -> [TraceEvent] {
+    /// The events, in order. `matched[i]`, when given, is fix i's position on the road network
+    /// (a map matcher's, nil where it matched nothing): progress and off-route then follow it
+    /// instead of the raw fix, so position noise neither moves progress nor looks like a detour.
+    public func run(matched: [GeoPoint?]? = nil) -> [TraceEvent] {
         var events: [TraceEvent] = []
         var tracker = RouteProgressTracker(route: route, offRouteMeters: offRouteMeters, consecutiveFixes: consecutiveFixes)
         var instructions = InstructionTimeline(json: routeJSON, geometryMeters: tracker.routeLengthMeters)
         var reroutes = 0
         for (i, fix) in fixes.enumerated() {
-            let p = tracker.update(fix)
+            var followed = fix
+            let onRoad = matched.flatMap { i < $0.count ? $0[i] : nil }
+            if let onRoad { followed.lon = onRoad.lon; followed.lat = onRoad.lat }
+            let p = tracker.update(followed)
             let location = LonLat.rounded(lon: fix.lon, lat: fix.lat)
             // Off the route, its instructions no longer apply.
             let due = p.isOffRoute ? (voice: nil, banner: nil) : instructions.due(along: p.distanceAlongMeters)
-            events.append(.progress(fix: i, time: fix.time, location: location, distanceAlong: round1(p.distanceAlongMeters),
+            events.append(.progress(fix: i, time: fix.time, location: location,
+                                    matchedLocation: onRoad.map { LonLat.rounded(lon: $0.lon, lat: $0.lat) },
+                                    distanceAlong: round1(p.distanceAlongMeters),
                                     distanceRemaining: round1(p.distanceRemainingMeters),
                                     distanceFromRoute: round1(p.distanceFromRouteMeters), offRoute: p.isOffRoute,
                                     voiceInstruction: due.voice, bannerInstruction: due.banner))
