@@ -13,6 +13,8 @@ final class TransitionSearch {
 
     init(data: RoutingData) { self.data = data }
 
+    deinit { space.release() }
+
     /// How many nodes the searches settled so far (for the benchmark's report).
     var settledCount: Int { space.settledCount }
 
@@ -37,51 +39,121 @@ final class TransitionSearch {
 /// search, a binary heap and a cache of turns: what transition searches need, reused from
 /// search to search.
 struct SearchSpace {
-    private var keys: [UInt32] = []
-    private var stamps: [UInt32] = []
-    private var distance: [UInt32] = []
-    private var parent: [UInt32] = []
-    private var settled: [Bool] = []
-    private var stamp: UInt32 = 0
+    /// One table slot: a rank's search state (one cache line holds three slots).
+    private struct Entry {
+        var key: UInt32
+        var stamp: UInt32
+        var distance: UInt32
+        var parent: UInt32
+        var settled: Bool
+    }
+
+    // Raw storage, freed by `release()`: a settle touches the table and heap a dozen times, and
+    // arrays would check uniqueness and bounds on each of them.
+    private var table: UnsafeMutablePointer<Entry>
+    private var capacity: Int
+    private var stamp: UInt32 = 1
     private var used = 0
-    private var shift: UInt32 = 0
+    private var shift: UInt32
     /// (distance cm) << 32 | rank, a binary min-heap with stale entries skipped on pop.
-    private var heap: [UInt64] = []
+    private var heap: UnsafeMutablePointer<UInt64>
+    private var heapCount = 0
+    private var heapCapacity: Int
     /// Per target of the last search: the settled rank it was entered from and the rank entered
     /// (its edge direction's), for `path`; UInt32.max when not reached by a turn.
     private var reachedFrom: [UInt32] = []
     private var reachedRank: [UInt32] = []
     private var turnCache = TurnCache()
+    /// The targets of the current search by edge direction: an open-addressed table of
+    /// (edge direction, first target) and a chain of the targets sharing one.
+    private var targetSlots: UnsafeMutablePointer<(edgeDirection: UInt32, first: Int32)>
+    private var targetSlotCount = 0
+    private var targetNext: UnsafeMutablePointer<Int32>
+    private var targetNextCapacity = 0
     private(set) var settledCount = 0
 
-    init() { resize(1 << 10) }
-
-    private mutating func resize(_ capacity: Int) {
-        keys = [UInt32](repeating: 0, count: capacity)
-        stamps = [UInt32](repeating: 0, count: capacity)
-        distance = [UInt32](repeating: 0, count: capacity)
-        parent = [UInt32](repeating: 0, count: capacity)
-        settled = [Bool](repeating: false, count: capacity)
+    init() {
+        targetSlots = .allocate(capacity: 0)
+        targetNext = .allocate(capacity: 0)
+        capacity = 1 << 10
+        table = Self.emptyTable(capacity)
         shift = UInt32(32 - capacity.trailingZeroBitCount)
+        heapCapacity = 1 << 10
+        heap = .allocate(capacity: heapCapacity)
+    }
+
+    mutating func release() {
+        table.deallocate()
+        heap.deallocate()
+        targetSlots.deallocate()
+        targetNext.deallocate()
+    }
+
+    /// Indexes the targets by edge direction for `firstTarget`/`targetNext`.
+    private mutating func indexTargets(_ targets: UnsafeBufferPointer<(edgeDirection: UInt32, share: Double)>) {
+        var size = 16
+        while size < 2 * targets.count { size *= 2 }
+        if size > targetSlotCount {
+            targetSlots.deallocate()
+            targetSlots = .allocate(capacity: size)
+            targetSlotCount = size
+        }
+        if targets.count > targetNextCapacity {
+            targetNext.deallocate()
+            targetNext = .allocate(capacity: targets.count)
+            targetNextCapacity = targets.count
+        }
+        targetSlots.initialize(repeating: (UInt32.max, -1), count: targetSlotCount)
+        let mask = targetSlotCount - 1
+        // Backwards, so each chain lists its targets in increasing order.
+        for k in stride(from: targets.count - 1, through: 0, by: -1) {
+            let ed = targets[k].edgeDirection
+            var i = Int((ed &* 0x9E37_79B9) >> 16) & mask
+            while targetSlots[i].first >= 0 && targetSlots[i].edgeDirection != ed { i = (i + 1) & mask }
+            targetNext[k] = targetSlots[i].first
+            targetSlots[i] = (ed, Int32(k))
+        }
+    }
+
+    /// The first target on edge direction ed (then `targetNext`), or -1.
+    @inline(__always) private func firstTarget(_ ed: UInt32) -> Int32 {
+        let mask = targetSlotCount - 1
+        var i = Int((ed &* 0x9E37_79B9) >> 16) & mask
+        while targetSlots[i].first >= 0 {
+            if targetSlots[i].edgeDirection == ed { return targetSlots[i].first }
+            i = (i + 1) & mask
+        }
+        return -1
+    }
+
+    private static func emptyTable(_ capacity: Int) -> UnsafeMutablePointer<Entry> {
+        let t = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
+        t.initialize(repeating: Entry(key: 0, stamp: 0, distance: 0, parent: 0, settled: false), count: capacity)
+        return t
+    }
+
+    /// A fresh table of `newCapacity` slots (stamp 1, nothing in it); the old one is returned.
+    private mutating func replaceTable(_ newCapacity: Int) -> (table: UnsafeMutablePointer<Entry>, capacity: Int, stamp: UInt32) {
+        let old = (table: table, capacity: capacity, stamp: stamp)
+        table = Self.emptyTable(newCapacity)
+        capacity = newCapacity
+        shift = UInt32(32 - newCapacity.trailingZeroBitCount)
         stamp = 1
         used = 0
+        return old
     }
 
     /// The slot of rank r in this search (inserted with an infinite distance if new).
     @inline(__always) private mutating func slot(_ r: UInt32) -> Int {
-        let mask = keys.count - 1
+        let mask = capacity - 1
         var i = Int((r &* 0x9E37_79B9) >> shift)
-        while stamps[i] == stamp {
-            if keys[i] == r { return i }
+        while table[i].stamp == stamp {
+            if table[i].key == r { return i }
             i = (i + 1) & mask
         }
-        keys[i] = r
-        stamps[i] = stamp
-        distance[i] = UInt32.max
-        parent[i] = UInt32.max
-        settled[i] = false
+        table[i] = Entry(key: r, stamp: stamp, distance: .max, parent: .max, settled: false)
         used += 1
-        if used * 2 > keys.count {
+        if used * 2 > capacity {
             grow()
             return find(r)!
         }
@@ -90,27 +162,25 @@ struct SearchSpace {
 
     /// Doubles the table in the middle of a search, keeping its entries.
     private mutating func grow() {
-        let old = (keys: keys, stamps: stamps, distance: distance, parent: parent, settled: settled, stamp: stamp)
-        resize(keys.count * 2)
-        let mask = keys.count - 1
-        for j in 0..<old.keys.count where old.stamps[j] == old.stamp {
-            var i = Int((old.keys[j] &* 0x9E37_79B9) >> shift)
-            while stamps[i] == stamp { i = (i + 1) & mask }
-            keys[i] = old.keys[j]
-            stamps[i] = stamp
-            distance[i] = old.distance[j]
-            parent[i] = old.parent[j]
-            settled[i] = old.settled[j]
+        let old = replaceTable(capacity * 2)
+        let mask = capacity - 1
+        for j in 0..<old.capacity where old.table[j].stamp == old.stamp {
+            var e = old.table[j]
+            var i = Int((e.key &* 0x9E37_79B9) >> shift)
+            while table[i].stamp == stamp { i = (i + 1) & mask }
+            e.stamp = stamp
+            table[i] = e
             used += 1
         }
+        old.table.deallocate()
     }
 
     /// Looks rank r up without inserting it.
     @inline(__always) private func find(_ r: UInt32) -> Int? {
-        let mask = keys.count - 1
+        let mask = capacity - 1
         var i = Int((r &* 0x9E37_79B9) >> shift)
-        while stamps[i] == stamp {
-            if keys[i] == r { return i }
+        while table[i].stamp == stamp {
+            if table[i].key == r { return i }
             i = (i + 1) & mask
         }
         return nil
@@ -118,17 +188,27 @@ struct SearchSpace {
 
     private mutating func startSearch() {
         // Keep the table under half full for the coming search; a grown table starts clean.
-        if used * 4 > keys.count { resize(keys.count * 2) } else {
-            if stamp == UInt32.max { stamps = [UInt32](repeating: 0, count: keys.count); stamp = 0 }
+        if used * 4 > capacity { replaceTable(capacity * 2).table.deallocate() } else {
+            if stamp == UInt32.max {
+                for i in 0..<capacity { table[i].stamp = 0 }
+                stamp = 0
+            }
             stamp += 1
         }
         used = 0
-        heap.removeAll(keepingCapacity: true)
+        heapCount = 0
     }
 
     @inline(__always) private mutating func push(_ key: UInt64) {
-        heap.append(key)
-        var i = heap.count - 1
+        if heapCount == heapCapacity {
+            let bigger = UnsafeMutablePointer<UInt64>.allocate(capacity: heapCapacity * 2)
+            bigger.moveInitialize(from: heap, count: heapCount)
+            heap.deallocate()
+            heap = bigger
+            heapCapacity *= 2
+        }
+        var i = heapCount
+        heapCount += 1
         while i > 0 {
             let p = (i - 1) / 2
             if heap[p] <= key { break }
@@ -140,10 +220,11 @@ struct SearchSpace {
 
     @inline(__always) private mutating func pop() -> UInt64 {
         let top = heap[0]
-        let last = heap.removeLast()
-        if !heap.isEmpty {
+        heapCount -= 1
+        let last = heap[heapCount]
+        if heapCount > 0 {
             var i = 0
-            let n = heap.count
+            let n = heapCount
             while true {
                 let l = 2 * i + 1
                 if l >= n { break }
@@ -166,6 +247,7 @@ struct SearchSpace {
         var open = 0
         var targetFilter = EdgeDirectionFilter()
         for t in targets { targetFilter.insert(t.edgeDirection) }
+        indexTargets(targets)
         if reachedFrom.count < targets.count {
             reachedFrom = [UInt32](repeating: .max, count: targets.count)
             reachedRank = [UInt32](repeating: .max, count: targets.count)
@@ -186,19 +268,19 @@ struct SearchSpace {
         let first = (1 - sourceShare) * sourceLength * 100
         guard first <= limitCm else { return }
         let s = slot(sourceRank)
-        distance[s] = UInt32(first.rounded())
-        push(UInt64(distance[s]) << 32 | UInt64(sourceRank))
+        table[s].distance = UInt32(first.rounded())
+        push(UInt64(table[s].distance) << 32 | UInt64(sourceRank))
         // Once every target has a distance, a settled node farther than the largest of them
         // cannot shorten any: stop there (`reached` the largest distance found, cm).
         var reached = 0.0
         for k in 0..<targets.count where out[k] < .infinity { reached = max(reached, out[k] * 100) }
-        while !heap.isEmpty {
+        while heapCount > 0 {
             let key = pop()
             let d = UInt32(key >> 32), u = UInt32(truncatingIfNeeded: key)
             if open == 0 && Double(d) >= reached { break }
             let i = slot(u)
-            if settled[i] || distance[i] != d { continue }
-            settled[i] = true
+            if table[i].settled || table[i].distance != d { continue }
+            table[i].settled = true
             settledCount += 1
             let range = turnCache.turns(from: u, in: data)
             for t in range {
@@ -206,7 +288,10 @@ struct SearchSpace {
                 let v = turn.rank, ed = turn.edgeDirection, length = turn.lengthCm
                 // Entering v: its start lies d cm away; a target on v's edge direction is then d + its share.
                 if targetFilter.mayHold(ed) {
-                    for k in 0..<targets.count where targets[k].edgeDirection == ed {
+                    var next = firstTarget(ed)
+                    while next >= 0 {
+                        let k = Int(next)
+                        next = targetNext[k]
                         let m = (Double(d) + targets[k].share * Double(length)) / 100
                         guard m * 100 <= limitCm else { continue }
                         if m < out[k] {
@@ -225,9 +310,9 @@ struct SearchSpace {
                 let nd = UInt64(d) + UInt64(length)
                 guard Double(nd) <= limitCm else { continue }
                 let j = slot(v)
-                if !settled[j] && UInt32(nd) < distance[j] {
-                    distance[j] = UInt32(nd)
-                    parent[j] = u
+                if !table[j].settled && UInt32(nd) < table[j].distance {
+                    table[j].distance = UInt32(nd)
+                    table[j].parent = u
                     push(nd << 32 | UInt64(v))
                 }
             }
@@ -241,8 +326,8 @@ struct SearchSpace {
         while true {
             ranks.append(u)
             if u == sourceRank { break }
-            guard let i = find(u), parent[i] != UInt32.max else { return nil }
-            u = parent[i]
+            guard let i = find(u), table[i].parent != UInt32.max else { return nil }
+            u = table[i].parent
         }
         return ranks.reversed()
     }
