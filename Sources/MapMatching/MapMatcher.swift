@@ -150,8 +150,8 @@ public final class MapMatcher {
         let limit = 100_000.0
         target.withUnsafeBufferPointer { t in
             out.withUnsafeMutableBufferPointer { o in
-                search.distances(sourceRank: ra, sourceShare: a.share(direction: da), targets: t, limitMeters: limit,
-                                 backwardMeters: 0, into: o)
+                search.distances(sourceRank: ra, sourceShare: a.share(direction: da), targets: t,
+                                 within: TargetDisc(lat: b.lat, lon: b.lon, radiusMeters: 1), limitMeters: limit, backwardMeters: 0, into: o)
             }
         }
         if out[0] < .infinity, let ranks = search.path(from: ra, toTarget: 0) {

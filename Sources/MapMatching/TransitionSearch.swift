@@ -1,4 +1,6 @@
+import Foundation
 import RouteQuery
+import RoutingGraph
 
 /// Road distances from one matched position to the next fix's candidates: a Dijkstra on the
 /// edge-based graph (turn restrictions and one-ways hold), by length, bounded to a few hundred
@@ -24,9 +26,12 @@ final class TransitionSearch {
     /// source's own edge direction ahead of it is reached along the edge; one behind within
     /// `backwardMeters` counts as 0 m (the same position, noise); farther behind it is reached
     /// only around a loop.
+    /// `disc`: a circle every target lies in; a road piece whose end is farther from it than the
+    /// limit left is not searched on (the road to a target is never shorter than the straight
+    /// line), so the search covers an ellipse around the two fixes, not a disc around the source.
     func distances(sourceRank: UInt32, sourceShare: Double, targets: UnsafeBufferPointer<(edgeDirection: UInt32, share: Double)>,
-                   limitMeters: Double, backwardMeters: Double, into out: UnsafeMutableBufferPointer<Double>) {
-        space.distances(data, sourceRank: sourceRank, sourceShare: sourceShare, targets: targets, limitMeters: limitMeters,
+                   within disc: TargetDisc, limitMeters: Double, backwardMeters: Double, into out: UnsafeMutableBufferPointer<Double>) {
+        space.distances(data, sourceRank: sourceRank, sourceShare: sourceShare, targets: targets, within: disc, limitMeters: limitMeters,
                         backwardMeters: backwardMeters, into: out)
     }
 
@@ -240,7 +245,7 @@ struct SearchSpace {
     }
 
     mutating func distances(_ data: RoutingData, sourceRank: UInt32, sourceShare: Double,
-                            targets: UnsafeBufferPointer<(edgeDirection: UInt32, share: Double)>,
+                            targets: UnsafeBufferPointer<(edgeDirection: UInt32, share: Double)>, within disc: TargetDisc,
                             limitMeters: Double, backwardMeters: Double, into out: UnsafeMutableBufferPointer<Double>) {
         let sourceED = data.rankEdgeDirection[Int(sourceRank)]
         let sourceLength = Double(data.rankLengthCm(sourceRank)) / 100
@@ -308,7 +313,7 @@ struct SearchSpace {
                     }
                 }
                 let nd = UInt64(d) + UInt64(length)
-                guard Double(nd) <= limitCm else { continue }
+                guard Double(nd) + disc.lowerBoundCm(turn.end) <= limitCm else { continue }
                 let j = slot(v)
                 if !table[j].settled && UInt32(nd) < table[j].distance {
                     table[j].distance = UInt32(nd)
@@ -347,5 +352,30 @@ struct EdgeDirectionFilter {
     @inline(__always) func mayHold(_ ed: UInt32) -> Bool {
         let h = (ed &* 0x9E37_79B9) >> 25
         return h < 64 ? low & (1 << UInt64(h)) != 0 : high & (1 << UInt64(h - 64)) != 0
+    }
+}
+
+/// A circle (centre, radius) holding every target of a search, and a lower bound on the road
+/// distance from a point to any of them: the straight line to the circle, a little shortened
+/// (the flat-earth distance at this scale errs by far less than the 1 % and 1 m given away).
+struct TargetDisc {
+    let centerLatE7: Double
+    let centerLonE7: Double
+    let radiusMeters: Double
+    private let metersPerE7Lat = 6_371_008.8 * Double.pi / 180 / 1e7
+    private let metersPerE7Lon: Double
+
+    init(lat: Double, lon: Double, radiusMeters: Double) {
+        centerLatE7 = lat * 1e7
+        centerLonE7 = lon * 1e7
+        self.radiusMeters = radiusMeters
+        metersPerE7Lon = metersPerE7Lat * cos(lat * .pi / 180)
+    }
+
+    @inline(__always) func lowerBoundCm(_ p: E7Point) -> Double {
+        let dy = (Double(p.latE7) - centerLatE7) * metersPerE7Lat
+        let dx = (Double(p.lonE7) - centerLonE7) * metersPerE7Lon
+        let straight = (dx * dx + dy * dy).squareRoot() * 0.99 - radiusMeters - 1
+        return straight > 0 ? straight * 100 : 0
     }
 }

@@ -1,4 +1,5 @@
 import RouteQuery
+import RoutingGraph
 
 /// The turns out of the ranks transition searches have met, with what a search reads of the
 /// rank turned into (its edge direction and length), kept for the searches that follow.
@@ -12,6 +13,8 @@ struct TurnCache {
         var rank: UInt32
         var edgeDirection: UInt32
         var lengthCm: UInt32
+        /// The junction v's road piece ends at.
+        var end: E7Point
     }
 
     private var keys: [UInt32]
@@ -46,7 +49,7 @@ struct TurnCache {
         }
         let start = turns.count
         data.forEachTurn(from: r) { v in
-            turns.append(Turn(rank: v, edgeDirection: data.rankEdgeDirection[Int(v)], lengthCm: data.rankLengthCm(v)))
+            turns.append(Turn(rank: v, edgeDirection: data.rankEdgeDirection[Int(v)], lengthCm: data.rankLengthCm(v), end: data.rankEnd(v)))
         }
         keys[i] = r
         stamps[i] = stamp

@@ -185,7 +185,7 @@ final class ViterbiMatcher {
             let state = candidates.states[s]
             targets.withUnsafeBufferPointer { t in
                 meters.withUnsafeMutableBufferPointer { m in
-                    search.distances(sourceRank: state.rank, sourceShare: state.share, targets: t, limitMeters: min(limit, useful),
+                    search.distances(sourceRank: state.rank, sourceShare: state.share, targets: t, within: disc(b), limitMeters: min(limit, useful),
                                      backwardMeters: backward, into: m)
                 }
             }
@@ -208,8 +208,8 @@ final class ViterbiMatcher {
                 // Behind: driving from b's state reaches a's within the tolerance.
                 ahead.withUnsafeBufferPointer { targets in
                     behind.withUnsafeMutableBufferPointer { m in
-                        search.distances(sourceRank: state.rank, sourceShare: state.share, targets: targets, limitMeters: backward,
-                                         backwardMeters: 0, into: m)
+                        search.distances(sourceRank: state.rank, sourceShare: state.share, targets: targets, within: disc(a, sources),
+                                         limitMeters: backward, backwardMeters: 0, into: m)
                     }
                 }
                 for (j, s) in sources.enumerated() where behind[j] <= backward {
@@ -226,6 +226,13 @@ final class ViterbiMatcher {
             stood[s] = stoodHere[k]
         }
         return true
+    }
+
+    /// A circle around fix f holding the road points of its states (all, or `states`).
+    func disc(_ f: Int, _ states: [Int]? = nil) -> TargetDisc {
+        var radius = 0.0
+        for s in states ?? Array(candidates.range(f)) { radius = max(radius, candidates.states[s].phantom.distance) }
+        return TargetDisc(lat: request.fixes[f].lat, lon: request.fixes[f].lon, radiusMeters: radius + 1)
     }
 
     /// Metres between two states' road points.

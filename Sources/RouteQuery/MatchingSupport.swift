@@ -1,3 +1,4 @@
+import RoutingGraph
 import CustomizableHierarchy
 
 // What map matching (the MapMatching module) shares of routing: the turns out of an
@@ -20,6 +21,12 @@ extension RoutingData {
             guard x != UInt32.max, ch.hasOriginalArc(from: r, to: x) else { continue }
             body(x)
         }
+    }
+
+    /// Where edge-based node `r`'s road piece ends: the junction a search leaves it through.
+    @inline(__always) public func rankEnd(_ r: UInt32) -> E7Point {
+        let direction = Int(rankEdgeDirection[Int(r)])
+        return shapes.node(endNode(direction >> 1, direction & 1))
     }
 
     /// The length of edge-based node `r`'s edge, centimetres.
