@@ -16,8 +16,8 @@ public struct TraceReplay {
     let defaults: RouteRequest
 
     public init(data: RoutingData, routePath: String, tracePath: String, offRouteMeters: Double,
-                consecutiveFixes: Int, defaults: RouteRequest) throws {
-        service = try RouteService(data: data)
+                consecutiveFixes: Int, defaults: RouteRequest, avoiding: AvoidanceMetric? = nil) throws {
+        service = try RouteService(data: data, avoiding: avoiding)
         fixes = try LocationTrace.read(path: tracePath)
         (route, destination, routeJSON) = try Self.readRoute(routePath)
         self.offRouteMeters = offRouteMeters

@@ -29,10 +29,13 @@ struct TraceCommand: ParsableCommand {
     @Option(name: .customLong("off-route-m"), help: "Distance from the route that counts as off-route, metres.") var offRouteMeters = 50.0
     @Option(help: "Consecutive off-route fixes before rerouting.") var fixes = 3
     @OptionGroup var options: RouteOptions
+    @OptionGroup var avoiding: AvoidOptions
 
     func run() throws {
         let data = try graph.load()
+        let avoidingMetric = try avoiding.metric(data)
         guard let route else {
+            if avoidingMetric != nil { throw InputError("--exclude and --avoid apply to a replay against a route (--route), not to free drive") }
             let loaded = try LocationTrace.load(path: trace)
             var request = MatchRequest(fixes: loaded.fixes)
             request.hasTimestamps = loaded.timed
@@ -43,7 +46,7 @@ struct TraceCommand: ParsableCommand {
         defaults.algorithm = graph.algorithm
         try options.apply(to: &defaults)
         let replay = try TraceReplay(data: data, routePath: route, tracePath: trace, offRouteMeters: offRouteMeters,
-                                     consecutiveFixes: fixes, defaults: defaults)
+                                     consecutiveFixes: fixes, defaults: defaults, avoiding: avoidingMetric)
         for event in replay.run() { StdIO.out(Render.line(event) + "\n") }
     }
 }
