@@ -52,7 +52,8 @@ public struct Avoidance: Hashable, Sendable {
 
     /// An `exclude` value: classes and `point(lon lat)` items, comma-separated (`motorway,toll`,
     /// `ferry,point(9.52 47.14)`). Throws `AvoidanceError` naming the first item it cannot read:
-    /// an unknown class is `unknownClass` (OSRM's InvalidValue), a malformed point `malformed`.
+    /// an unknown class is `unknownClass` (OSRM's InvalidValue), an empty item, one of other
+    /// characters than letters and digits, or a malformed point `malformed` (InvalidQuery).
     public static func parseExclude(_ text: String) throws(AvoidanceError) -> Avoidance {
         var out = Avoidance()
         for raw in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -67,6 +68,9 @@ public struct Avoidance: Hashable, Sendable {
                 out.closures.append(.circle(center: GeoPoint(lon: lon, lat: lat), radiusMeters: pointRadiusMeters))
             } else if let c = RoadClassGroup(rawValue: item) {
                 out.classes.insert(c)
+            } else if item.isEmpty || !item.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }) {
+                // OSRM's grammar: a class is letters and digits (anything else does not parse).
+                throw .malformed("exclude item '\(item)' is neither a class (letters and digits) nor point(LON LAT)")
             } else {
                 throw .unknownClass(item)
             }
