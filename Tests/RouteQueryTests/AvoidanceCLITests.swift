@@ -128,4 +128,23 @@ final class AvoidanceCLITests: XCTestCase {
         let all = try run(["batch", "--graph", graph, "--exclude", "tunnel"], stdin: "{\"id\":1,\"from\":[9.5215,47.1410],\"to\":[9.5900,47.1050]}\n")
         XCTAssertEqual(try JSONReader.parse(all.stdout)["code"], "NoRoute")
     }
+
+    /// A trace replay reroutes under the exclusion (route and reroutes from the same metric);
+    /// free drive refuses it with one line.
+    func testTraceRerouteUnderAnExclusion() throws {
+        let graph = try SampleGraphFixture.graphPath()
+        let route = try run(["route", "--graph", graph, "--from", "9.5215,47.1410", "--to", "9.4990,47.0660", "--overview", "full",
+                             "--exclude", "unpaved"])
+        XCTAssertEqual(route.status, 0, route.stderr)
+        let routeFile = try temporary("route.json", route.stdout)
+        let trace = SampleGraphFixture.repositoryRoot.appendingPathComponent("samples/detour-trace.csv").path
+        let r = try run(["trace", "--graph", graph, "--route", routeFile, "--trace", trace, "--exclude", "unpaved"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let events = try r.stdout.split(separator: "\n").map { try JSONReader.parse(String($0)) }
+        let reroute = try XCTUnwrap(events.first { $0["event"] == "reroute" })
+        XCTAssertEqual(reroute["route"]?["code"], "Ok")
+        let free = try run(["trace", "--graph", graph, "--trace", trace, "--exclude", "unpaved"])
+        XCTAssertEqual(free.status, 1)
+        XCTAssertEqual(free.stderr.split(separator: "\n").count, 1, free.stderr)
+    }
 }
