@@ -101,7 +101,9 @@ public final class RouteService {
 
     private func summary(_ request: RouteRequest, phantoms ps: [Phantom]) throws -> (duration: Double, distance: Double, weight: Double) {
         var duration = 0.0, distance = 0.0
-        guard request.algorithm == .ch else {
+        // Dijkstra, or an avoidance metric (no spans there: one unpacked path per leg, not a
+        // search for the weight and another for the path).
+        guard request.algorithm == .ch && search.avoiding == nil else {
             for (leg, (a, b)) in zip(try legs(ps, algorithm: request.algorithm, continueStraight: request.continueStraight), zip(ps, ps.dropFirst())) {
                 duration += Double(leg.weight) / 10
                 distance += leg.meters(data, source: a, target: b)
