@@ -3,7 +3,8 @@ import TileMath
 
 /// The edges an `Avoidance` removes, one bit per edge: those of an excluded class, and those
 /// with a part inside a closure (found through the snapping grid's cells under the closure's
-/// box, so a closure costs the roads near it, not the graph).
+/// box, so a closure costs the roads near it, not the graph; and among the few edges the grid
+/// leaves out, `RoutingData.edgesOffGrid`).
 public struct ClosedEdges: Sendable {
     public private(set) var words: [UInt64]
     public private(set) var count = 0
@@ -33,7 +34,27 @@ public struct ClosedEdges: Sendable {
                 if groups.contains(where: { $0.contains(record) }) { insert(e) }
             }
         }
-        for closure in avoidance.closures { close(closure, snapper: snapper, shapes: data.shapes) }
+        guard !avoidance.closures.isEmpty else { return }
+        let offGrid = data.edgesOffGrid()
+        for closure in avoidance.closures {
+            close(closure, snapper: snapper, shapes: data.shapes)
+            // The roads the grid leaves out (ferries, private service roads), by their end points'
+            // box first.
+            let b = closure.bounds
+            for e32 in offGrid {
+                let e = Int(e32)
+                guard !contains(e) else { continue }
+                let p = data.shapes.nodes[Int(data.edges[e].from)], q = data.shapes.nodes[Int(data.edges[e].to)]
+                // A long ferry may cross a closure with both ends outside: test its whole shape
+                // unless its end points' box misses the closure's (a shape can bulge beyond it:
+                // test every edge longer than 2 km whatever its ends).
+                let west = Double(min(p.lonE7, q.lonE7)) * 1e-7, east = Double(max(p.lonE7, q.lonE7)) * 1e-7
+                let south = Double(min(p.latE7, q.latE7)) * 1e-7, north = Double(max(p.latE7, q.latE7)) * 1e-7
+                let far = east < b.west || west > b.east || north < b.south || south > b.north
+                if far && data.edges[e].lengthCm < 200_000 { continue }
+                if Self.edge(e, touches: closure, data.shapes) { insert(e) }
+            }
+        }
     }
 
     private mutating func close(_ closure: Closure, snapper g: Snapper, shapes: EdgeShapes) {

@@ -110,6 +110,17 @@ final class AvoidanceTests: XCTestCase {
         for closure in closures {
             let metric = AvoidanceMetric(turns: turns, avoidance: Avoidance(closures: [closure]), data: data, snapper: snapper)
             XCTAssertGreaterThan(metric.closed.count, 0)
+            // The closed edges are exactly those with a shape segment touching the closure (every
+            // edge tested, those the snapping grid leaves out included).
+            let touching = (0..<data.edgeCount).filter { e in
+                let n = data.shapes.count(e)
+                return (1..<n).contains { k in
+                    let a = data.shapes.point(e, k - 1), b = data.shapes.point(e, k)
+                    return closure.touches(GeoPoint(lon: Double(a.lonE7) * 1e-7, lat: Double(a.latE7) * 1e-7),
+                                           GeoPoint(lon: Double(b.lonE7) * 1e-7, lat: Double(b.latE7) * 1e-7))
+                }
+            }
+            XCTAssertEqual((0..<data.edgeCount).filter { metric.closed.contains($0) }, touching)
             let after = try RouteService(data: data, avoiding: metric).routes(request).routes[0]
             let points = try XCTUnwrap(after.geometry?.points).map { GeoPoint(lon: $0.lon, lat: $0.lat) }
             for (p, q) in zip(points, points.dropFirst()) {
