@@ -93,7 +93,7 @@ final class Worker {
     let matcher: MapMatcher
     /// The graph's metrics without some roads (`exclude=`), shared by the pool's workers.
     let metrics: AvoidanceMetrics
-    /// This worker's services on them, by what they avoid (the 8 used last).
+    /// This worker's services on them, by what they avoid (as many as the metrics kept, used last).
     private var avoiding: [(key: Avoidance, route: RouteService)] = []
 
     init(data: RoutingData, metrics: AvoidanceMetrics) throws {
@@ -114,7 +114,7 @@ final class Worker {
         do {
             let made = try RouteService(data: route.data, avoiding: try metrics.metric(for: a))
             avoiding.append((a, made))
-            if avoiding.count > metrics.capacity { avoiding.removeFirst() }
+            while avoiding.count > metrics.keptLimit { avoiding.removeFirst() }
             return made
         } catch {
             throw QueryFailure(code: "InternalError", message: "cannot make the metric: \(error)")

@@ -64,7 +64,8 @@ public final class AvoidanceMetric: @unchecked Sendable {
 }
 
 /// The metrics of one graph by avoidance, made on first use and kept (the least recently used
-/// dropped beyond `capacity`), with the turn graph's topology built once for all of them.
+/// dropped beyond `capacity`, or beyond `byteBudget` together: a metric is 16 bytes per hierarchy
+/// arc, ~245 MB at ~5 M nodes), with the turn graph's topology built once for all of them.
 /// Thread-safe: a metric being made blocks other requests for metrics, not queries on made ones.
 public final class AvoidanceMetrics: @unchecked Sendable {
     public let data: RoutingData
@@ -73,10 +74,24 @@ public final class AvoidanceMetrics: @unchecked Sendable {
     private var turnGraph: CustomizableTurnGraph?
     private var snapper: Snapper?
     private var cached: [(key: Avoidance, metric: AvoidanceMetric)] = []
+    private var keptLimitStorage: Int
 
-    public init(data: RoutingData, capacity: Int = 8) {
+    /// How many metrics are kept: `capacity`, fewer when they would pass `byteBudget`. Callers
+    /// that keep services on metrics keep no more (else evicted metrics stay alive in them).
+    public var keptLimit: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return keptLimitStorage
+    }
+
+    /// Bytes the kept metrics may take together (at least one is always kept).
+    public let byteBudget: Int
+
+    public init(data: RoutingData, capacity: Int = 8, byteBudget: Int = 1 << 30) {
         self.data = data
         self.capacity = max(1, capacity)
+        self.byteBudget = byteBudget
+        keptLimitStorage = max(1, capacity)
     }
 
     /// The turn graph's customizable hierarchy (built on first call: the order and the topology).
@@ -106,7 +121,9 @@ public final class AvoidanceMetrics: @unchecked Sendable {
         if snapper == nil { snapper = try Snapper(file: data.file) }
         let made = AvoidanceMetric(turns: turnsLocked(), avoidance: avoidance, data: data, snapper: snapper!)
         cached.append((avoidance, made))
-        if cached.count > capacity { cached.removeFirst() }
+        let bytes = made.metric.arcCount * 16 + made.weights.count * 4 + made.closed.words.count * 8
+        keptLimitStorage = max(1, min(capacity, byteBudget / max(1, bytes)))
+        while cached.count > keptLimitStorage { cached.removeFirst() }
         return made
     }
 }

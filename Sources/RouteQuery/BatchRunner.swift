@@ -159,7 +159,7 @@ public struct BatchRunner {
         /// The defaults with two coordinates, reused for every plain line.
         var request: RouteRequest
 
-        /// Services for lines with their own `exclude`, by what they avoid (at most 8 kept).
+        /// Services for lines with their own `exclude`, by what they avoid (as many as the metrics kept).
         var services: [(key: Avoidance, service: RouteService)] = []
 
         init(runner: BatchRunner) throws {
@@ -174,7 +174,7 @@ public struct BatchRunner {
             if let hit = services.first(where: { $0.key == key }) { return hit.service }
             let made = try RouteService(data: runner.data, avoiding: try runner.metrics.metric(for: key))
             services.append((key, made))
-            if services.count > 8 { services.removeFirst() }
+            while services.count > runner.metrics.keptLimit { services.removeFirst() }
             return made
         }
 

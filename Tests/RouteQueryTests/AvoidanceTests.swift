@@ -130,6 +130,25 @@ final class AvoidanceTests: XCTestCase {
         }
     }
 
+    /// The cache keeps the metrics used last, as many as fit its byte budget, and builds the
+    /// turn graph's topology once.
+    func testMetricsCacheKeepsWhatFits() throws {
+        let data = Self.turnGraph.0
+        let unpaved = try Avoidance.parseExclude("unpaved"), tunnel = try Avoidance.parseExclude("tunnel")
+        let roomy = AvoidanceMetrics(data: data, capacity: 8)
+        XCTAssertNil(try roomy.metric(for: Avoidance()), "no avoidance: the hierarchy answers")
+        let a = try XCTUnwrap(try roomy.metric(for: unpaved))
+        _ = try roomy.metric(for: tunnel)
+        XCTAssertTrue(try roomy.metric(for: unpaved) === a, "kept")
+        XCTAssertEqual(roomy.keptLimit, 8)
+        let tight = AvoidanceMetrics(data: data, capacity: 8, byteBudget: 1)
+        let b = try XCTUnwrap(try tight.metric(for: unpaved))
+        XCTAssertEqual(tight.keptLimit, 1)
+        _ = try tight.metric(for: tunnel)
+        XCTAssertFalse(try tight.metric(for: unpaved) === b, "dropped beyond the budget, made again")
+        XCTAssertEqual(try tight.metric(for: unpaved)?.closed.count, b.closed.count)
+    }
+
     func testExcludeParsing() throws {
         XCTAssertEqual(try Avoidance.parseExclude("toll,motorway").classList, "motorway,toll")
         let point = try Avoidance.parseExclude("ferry,point(9.52 47.14)")
