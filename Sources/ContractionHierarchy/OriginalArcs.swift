@@ -3,15 +3,8 @@ extension CHGraphView {
     /// graph itself, minus arcs a cheaper path made redundant (which changes no distance). Lets a
     /// graph file omit a separate copy of the plain graph; plain Dijkstra runs on this.
     public func originalGraph() -> CSRGraph {
-        var arcs = ArcList()
-        arcs.reserveCapacity(head.count)
-        for r in 0..<nodeCount {
-            for a in Int(firstOut[r])..<Int(firstOut[r + 1]) where middle[a] == UInt32.max {
-                if direction[a] & CHDirection.forward != 0 { arcs.append(tail: UInt32(r), head: head[a], weight: weight[a]) }
-                if direction[a] & CHDirection.backward != 0 { arcs.append(tail: head[a], head: UInt32(r), weight: weight[a]) }
-            }
-        }
-        return CSRGraph(nodeCount: nodeCount, arcs: arcs)
+        realArcGraph(nodeCount: nodeCount, firstOut: { firstOut[$0] }, head: { head[$0] }, weight: { weight[$0] },
+                     isShortcut: { middle[$0] != UInt32.max }, direction: { direction[$0] })
     }
 
     /// Whether there is a real arc `from → to` (`originalArcWeight` without the weight: the first
@@ -35,4 +28,26 @@ extension CHGraphView {
         }
         return best
     }
+}
+
+extension ContractedGraph {
+    /// `CHGraphView.originalGraph()` of the hierarchy as built, before it is written.
+    public func originalGraph() -> CSRGraph {
+        realArcGraph(nodeCount: nodeCount, firstOut: { firstOut[$0] }, head: { head[$0] }, weight: { weight[$0] },
+                     isShortcut: { middle[$0] != UInt32.max }, direction: { direction[$0] })
+    }
+}
+
+/// The real arcs of an upward hierarchy (no middle), each in the directions it carries, as a
+/// forward CSR graph on ranks.
+private func realArcGraph(nodeCount: Int, firstOut: (Int) -> UInt32, head: (Int) -> UInt32, weight: (Int) -> UInt32,
+                          isShortcut: (Int) -> Bool, direction: (Int) -> UInt8) -> CSRGraph {
+    var arcs = ArcList()
+    for r in 0..<nodeCount {
+        for a in Int(firstOut(r))..<Int(firstOut(r + 1)) where !isShortcut(a) {
+            if direction(a) & CHDirection.forward != 0 { arcs.append(tail: UInt32(r), head: head(a), weight: weight(a)) }
+            if direction(a) & CHDirection.backward != 0 { arcs.append(tail: head(a), head: UInt32(r), weight: weight(a)) }
+        }
+    }
+    return CSRGraph(nodeCount: nodeCount, arcs: arcs)
 }

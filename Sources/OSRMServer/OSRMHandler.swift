@@ -91,17 +91,40 @@ final class Worker {
     let route: RouteService
     let table: TableService
     let matcher: MapMatcher
+    /// The graph's metrics without some roads (`exclude=`), shared by the pool's workers.
+    let metrics: AvoidanceMetrics
+    /// This worker's services on them, by what they avoid (as many as the metrics kept, used last).
+    private var avoiding: [(key: Avoidance, route: RouteService)] = []
 
-    init(data: RoutingData) throws {
+    init(data: RoutingData, metrics: AvoidanceMetrics) throws {
         route = try RouteService(data: data)
         table = TableService(service: route)
         matcher = try MapMatcher(data: data)
+        self.metrics = metrics
+    }
+
+    /// The route service for an avoidance: the graph's own for none.
+    func route(avoiding a: Avoidance) throws(QueryFailure) -> RouteService {
+        if a.isEmpty { return route }
+        if let i = avoiding.firstIndex(where: { $0.key == a }) {
+            let hit = avoiding.remove(at: i)
+            avoiding.append(hit)
+            return hit.route
+        }
+        do {
+            let made = try RouteService(data: route.data, avoiding: try metrics.metric(for: a))
+            avoiding.append((a, made))
+            while avoiding.count > metrics.keptLimit { avoiding.removeFirst() }
+            return made
+        } catch {
+            throw QueryFailure(code: "InternalError", message: "cannot make the metric: \(error)")
+        }
     }
 
     func answer(_ query: OSRMQuery) throws(QueryFailure) -> OSRMAnswer {
         switch query {
         case .route(let request):
-            switch route.route(request) {
+            switch try route(avoiding: request.avoidance).route(request) {
             case .routes(let response):
                 var body = JSONBuffer()
                 response.writeJSON(to: &body)
@@ -114,7 +137,8 @@ final class Worker {
         case .table(let t):
             let sources = (t.sources ?? Array(t.coordinates.indices)).map { t.coordinates[$0] }
             let destinations = (t.destinations ?? Array(t.coordinates.indices)).map { t.coordinates[$0] }
-            let response = try table.table(sources: sources, destinations: destinations, durations: t.durations, distances: t.distances)
+            let service = t.avoidance.isEmpty ? table : TableService(service: try route(avoiding: t.avoidance))
+            let response = try service.table(sources: sources, destinations: destinations, durations: t.durations, distances: t.distances)
             return OSRMAnswer(status: 200, body: OSRMHandler.compact(response))
         case .match(let request):
             // The bytes `route-query match --compact` prints (without its newline).
@@ -126,7 +150,7 @@ final class Worker {
             request.number = n.number
             request.radius = n.radiuses.first ?? nil
             request.bearing = n.bearings.first ?? nil
-            return OSRMAnswer(status: 200, body: OSRMHandler.compact(try route.nearest(request)))
+            return OSRMAnswer(status: 200, body: OSRMHandler.compact(try route(avoiding: n.avoidance).nearest(request)))
         }
     }
 }
@@ -138,16 +162,20 @@ final class WorkerPool: @unchecked Sendable {
     private let lock = NSLock()
     private var free: [Worker]
 
+    let metrics: AvoidanceMetrics
+
     init(data: RoutingData, count: Int) throws {
         self.data = data
-        free = try (0..<max(1, count)).map { _ in try Worker(data: data) }
+        let shared = AvoidanceMetrics(data: data)
+        metrics = shared
+        free = try (0..<max(1, count)).map { _ in try Worker(data: data, metrics: shared) }
     }
 
     func with<T>(_ body: (Worker) throws(QueryFailure) -> T) throws(QueryFailure) -> T {
         lock.lock()
         let borrowed = free.popLast()
         lock.unlock()
-        guard let worker = borrowed ?? (try? Worker(data: data)) else {
+        guard let worker = borrowed ?? (try? Worker(data: data, metrics: metrics)) else {
             throw QueryFailure(code: "InternalError", message: "cannot open the graph for another worker")
         }
         defer {

@@ -20,6 +20,7 @@ enum OSRMQuery {
         var distances = false
         var bearings: [(degrees: Double, range: Double)?] = []
         var radiuses: [Double?] = []
+        var avoidance = Avoidance()
     }
 
     struct NearestQuery {
@@ -27,6 +28,7 @@ enum OSRMQuery {
         var number = 1
         var bearings: [(degrees: Double, range: Double)?] = []
         var radiuses: [Double?] = []
+        var avoidance = Avoidance()
     }
 
     /// What every service shares besides coordinates.
@@ -63,6 +65,7 @@ enum OSRMQuery {
                 case "annotations": r.annotations = try s.annotationKinds()
                 case "voice_instructions", "banner_instructions":
                     try Instructions.apply(key, try s.bool(), to: &r)
+                case "exclude": r.avoidance = try s.exclude()
                 default: return try Self.common(key, &s, &common)
                 }
                 return true
@@ -83,6 +86,7 @@ enum OSRMQuery {
                     } while s.take(",")
                     t.durations = durations
                     t.distances = distances
+                case "exclude": t.avoidance = try s.exclude()
                 default: return try Self.common(key, &s, &common)
                 }
                 return true
@@ -95,8 +99,11 @@ enum OSRMQuery {
         default:
             var n = NearestQuery(coordinates: coordinates)
             try Self.options(&s) { (key, s) throws(QueryFailure) in
-                guard key == "number" else { return try Self.common(key, &s, &common) }
-                n.number = try s.unsigned()
+                switch key {
+                case "number": n.number = try s.unsigned()
+                case "exclude": n.avoidance = try s.exclude()
+                default: return try Self.common(key, &s, &common)
+                }
                 return true
             }
             n.bearings = common.bearings
@@ -186,6 +193,22 @@ enum OSRMQuery {
 }
 
 extension QueryScanner {
+    /// OSRM's `exclude=` (classes, comma-separated) with Mapbox's `point(lon lat)` items. An
+    /// unknown class is osrm-routed's answer to a combination its profile did not prepare
+    /// (InvalidValue); a malformed item is reported at the value's start (InvalidQuery).
+    mutating func exclude() throws(QueryFailure) -> Avoidance {
+        let start = i
+        skipValue()
+        do {
+            return try Avoidance.parseExclude(String(decoding: bytes[start..<i], as: UTF8.self))
+        } catch .unknownClass {
+            throw QueryFailure(code: "InvalidValue", message: "Exclude flag combination is not supported.")
+        } catch {
+            i = start
+            throw malformed()
+        }
+    }
+
     /// OSRM's `annotations=` value (`true`, `false` or a comma list of kinds); a bad one is
     /// reported at its start.
     mutating func annotationKinds() throws(QueryFailure) -> LegAnnotation.Kinds {

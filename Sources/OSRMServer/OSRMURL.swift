@@ -42,7 +42,16 @@ struct OSRMURL {
         let profile = try run(isIdentifier)
         try expect(UInt8(ascii: "/"))
         queryStart = i
-        _ = try run(isQueryByte)
+        // Mapbox's `exclude=point(lon lat)` holds a space (`%20` or `+`), which nothing else may.
+        var inPoint = false
+        _ = try run { c in
+            if isQueryByte(c) {
+                if c == UInt8(ascii: "(") { inPoint = i >= 5 && bytes[(i - 5)..<i].elementsEqual("point".utf8) }
+                if c == UInt8(ascii: ")") { inPoint = false }
+                return true
+            }
+            return inPoint && (c == UInt8(ascii: " ") || c == UInt8(ascii: "+"))
+        }
         guard i == bytes.count else { throw fail() }
         self.service = String(service)
         self.profile = String(profile)

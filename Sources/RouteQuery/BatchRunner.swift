@@ -18,6 +18,10 @@ public struct BatchRunner {
     let full: Bool
     let durationOnly: Bool
     let threads: Int
+    /// What every line avoids (`--exclude`, `--avoid`), and the metrics lines with their own
+    /// `exclude` add to it (made once per exclusion set, shared by the workers).
+    public var avoidance = Avoidance()
+    public var metrics: AvoidanceMetrics
 
     /// Lines answered between two writes, and lines per unit of work handed to a worker (tests
     /// make them small to cross their boundaries with few lines).
@@ -36,6 +40,7 @@ public struct BatchRunner {
         self.full = full
         self.durationOnly = durationOnly
         self.threads = max(1, threads)
+        metrics = AvoidanceMetrics(data: data)
     }
 
     public struct Report {
@@ -154,11 +159,23 @@ public struct BatchRunner {
         /// The defaults with two coordinates, reused for every plain line.
         var request: RouteRequest
 
+        /// Services for lines with their own `exclude`, by what they avoid (as many as the metrics kept).
+        var services: [(key: Avoidance, service: RouteService)] = []
+
         init(runner: BatchRunner) throws {
             self.runner = runner
-            service = try RouteService(data: runner.data)
+            service = try RouteService(data: runner.data, avoiding: try runner.metrics.metric(for: runner.avoidance))
             request = runner.defaults
             request.coordinates = [(0, 0), (0, 0)]
+        }
+
+        func service(avoiding extra: Avoidance) throws -> RouteService {
+            let key = runner.avoidance.adding(extra)
+            if let hit = services.first(where: { $0.key == key }) { return hit.service }
+            let made = try RouteService(data: runner.data, avoiding: try runner.metrics.metric(for: key))
+            services.append((key, made))
+            while services.count > runner.metrics.keptLimit { services.removeFirst() }
+            return made
         }
 
         /// Answers one line (its bytes, without the newline) into `out`.
@@ -169,18 +186,33 @@ public struct BatchRunner {
                 runner.answer(service, plain, request: request).writeJSON(to: &out)
             } else {
                 let text = String(decoding: line, as: UTF8.self)
-                runner.answer(service, Substring(text)).writeJSON(to: &out)
+                runner.answer(service, Substring(text), avoiding: self.service(avoiding:)).writeJSON(to: &out)
             }
         }
     }
 
-    /// One query line → one answer.
-    func answer(_ service: RouteService, _ line: Substring) -> BatchAnswer {
+    /// One query line → one answer. A line's `exclude` (as `--exclude`) is answered by the
+    /// service `avoiding` gives for it.
+    func answer(_ service: RouteService, _ line: Substring, avoiding: ((Avoidance) throws -> RouteService)? = nil) -> BatchAnswer {
         if let plain = BatchLineScanner.scan(line) { return answer(service, plain) }
         guard let q = try? JSONReader.parse(String(line)), q.objectValue != nil else {
             return BatchAnswer(id: .null, code: "InvalidInput", message: "not a JSON object")
         }
         let id = q["id"] ?? .null
+        var service = service
+        if let exclude = q["exclude"] {
+            guard let text = exclude.stringValue else {
+                return BatchAnswer(id: id, code: "InvalidValue", message: "\"exclude\" must be a string such as \"motorway,toll\"")
+            }
+            do {
+                let extra = try Avoidance.parseExclude(text)
+                if let avoiding { service = try avoiding(extra) }
+            } catch let e as AvoidanceError {
+                return BatchAnswer(id: id, code: "InvalidValue", message: e.description)
+            } catch {
+                return BatchAnswer(id: id, code: "InvalidInput", message: "\(error)")
+            }
+        }
         do {
             let request = try BatchQuery.request(q, defaults: defaults)
             if full || BatchQuery.flag(q["full"]) == true || BatchQuery.flag(q["steps"]) == true {

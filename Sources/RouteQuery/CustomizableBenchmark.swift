@@ -28,6 +28,8 @@ public struct CustomizableBenchmarkReport: Encodable, Sendable {
     public var excludedTurnArcs = 0
     public var excludingChecked = 0
     public var excludingMismatches = 0
+    /// `--exclude`/`--avoid` through the route service (`AvoidanceBenchmark`).
+    public var avoidance = AvoidanceBenchmarkReport()
 }
 
 public struct CustomizableBenchmark {
@@ -48,7 +50,7 @@ public struct CustomizableBenchmark {
         return Double(MonotonicClock.nanoseconds() - t0) / 1e9
     }
 
-    public mutating func run(exactChecks: Int = 200) -> CustomizableBenchmarkReport {
+    public mutating func run(exactChecks: Int = 200) throws -> CustomizableBenchmarkReport {
         var out = CustomizableBenchmarkReport()
         let turns = CustomizableTurnGraph(data: data)
         out.edgeBasedNodes = turns.topology.nodeCount
@@ -90,6 +92,8 @@ public struct CustomizableBenchmark {
             if query.distance(from: s, to: t).map({ UInt64($0) }) != dijkstra.distance(from: s, to: t) { out.excludingMismatches += 1 }
         }
         out.excludingDistanceMicros = Self.latencies(query, pairs)
+        var avoiding = AvoidanceBenchmark(data: data, turns: turns, queries: queries, seed: random.rng.state)
+        out.avoidance = try avoiding.run(queries: queries)
         return out
     }
 

@@ -16,22 +16,39 @@ public struct CustomizableTurnGraph {
     /// Seconds spent building the order and the topology.
     public let orderSeconds: Double
     public let topologySeconds: Double
+    /// The input arcs by tail (CSR, `turnFirst` has rankCount + 1 offsets into `turnArcs`), so a
+    /// route's turns and weights can be looked up under any metric, replaced turns included.
+    public let turnFirst: [UInt32]
+    public let turnArcs: [UInt32]
 
     public init(data: RoutingData) {
+        // Every allowed turn: the hierarchy's real arcs and those it replaced by a path through
+        // lower ranks (which a metric without that path needs).
         let graph = data.ch.originalGraph()
+        let replaced: UnsafeBufferPointer<UInt32> = data.file.array(.chReplacedTurns)
         let n = graph.nodeCount
-        var tails = [UInt32](), heads = [UInt32]()
-        tails.reserveCapacity(graph.arcCount)
-        heads.reserveCapacity(graph.arcCount)
-        var both = ArcList()
-        both.reserveCapacity(2 * graph.arcCount)
+        var tails = [UInt32](), heads = [UInt32](), turnWeights = [UInt32]()
+        let arcCount = graph.arcCount + replaced.count / 3
+        tails.reserveCapacity(arcCount)
+        heads.reserveCapacity(arcCount)
+        turnWeights.reserveCapacity(arcCount)
         for v in 0..<n {
             for a in Int(graph.firstOut[v])..<Int(graph.firstOut[v + 1]) {
                 tails.append(UInt32(v))
                 heads.append(graph.head[a])
-                both.append(tail: UInt32(v), head: graph.head[a], weight: 0)
-                both.append(tail: graph.head[a], head: UInt32(v), weight: 0)
+                turnWeights.append(graph.weight[a])
             }
+        }
+        for i in stride(from: 0, to: replaced.count, by: 3) {
+            tails.append(replaced[i])
+            heads.append(replaced[i + 1])
+            turnWeights.append(replaced[i + 2])
+        }
+        var both = ArcList()
+        both.reserveCapacity(2 * arcCount)
+        for i in tails.indices {
+            both.append(tail: tails[i], head: heads[i], weight: 0)
+            both.append(tail: heads[i], head: tails[i], weight: 0)
         }
         // A rank sits where its road direction starts (planar: longitude scaled to the latitude).
         var x = [Float](repeating: 0, count: n), y = [Float](repeating: 0, count: n)
@@ -50,8 +67,15 @@ public struct CustomizableTurnGraph {
         let t2 = MonotonicClock.nanoseconds()
         orderSeconds = Double(t1 - t0) / 1e9
         topologySeconds = Double(t2 - t1) / 1e9
-        weights = graph.weight
+        weights = turnWeights
         self.data = data
+        var first = [UInt32](repeating: 0, count: n + 1)
+        for t in tails { first[Int(t) + 1] += 1 }
+        for v in 0..<n { first[v + 1] += first[v] }
+        var next = first, arcs = [UInt32](repeating: 0, count: tails.count)
+        for (i, t) in tails.enumerated() { arcs[Int(next[Int(t)])] = UInt32(i); next[Int(t)] += 1 }
+        turnFirst = first
+        turnArcs = arcs
     }
 
     /// The weights with every turn into a removed edge direction (`2 × edge + direction`) made

@@ -13,14 +13,17 @@ public struct LegSearch {
 
     let data: RoutingData
     let ch: CHQuery
-    /// A customized metric (roads excluded or closed) searched instead of the hierarchy, when set.
+    /// A metric without some roads (exclusions, closures) searched instead of the hierarchy, when set.
+    public let avoiding: AvoidanceMetric?
+    /// Its search state.
     let customized: CCHQuery?
     /// Plain Dijkstra over the turn graph, made on first use (`--algorithm dijkstra`).
     private let dijkstraBox = DijkstraBox()
 
-    public init(data: RoutingData, customized: CCHQuery? = nil) {
+    public init(data: RoutingData, avoiding: AvoidanceMetric? = nil) {
         self.data = data
-        self.customized = customized
+        self.avoiding = avoiding
+        customized = avoiding?.query()
         ch = CHQuery(graph: data.ch)
         ch.pathRankData = data.rankEdgeDirection
     }
@@ -86,7 +89,7 @@ public struct LegSearch {
             expanded = r
             let offset = partial(r, 1 - source.position(d))
             sources.removeAll { $0.node == r }
-            for turn in data.turns(from: r) {
+            for turn in avoiding?.turns(from: r) ?? data.turns(from: r) {
                 sources.append((turn.head, offset + turn.weight))
             }
         }
@@ -120,7 +123,7 @@ public struct LegSearch {
         // A path started from the turns out of the source edge: put the source edge back in front.
         if let r = expanded, source.direction(of: ranks[0]) == nil {
             ranks.insert(r, at: 0)
-            arcWeights?.insert(data.ch.originalArcWeight(from: r, to: ranks[1]) ?? 0, at: 0)
+            arcWeights?.insert(data.ch.originalArcWeight(from: r, to: ranks[1]) ?? 0, at: 0)   // (nil arcWeights when avoiding)
         }
         return leg(ranks: ranks, weight: total - UInt64(shift), source: source, target: target, arcWeights: arcWeights)
     }
@@ -169,8 +172,10 @@ public struct LegSearch {
         return Leg(ranks: ranks, times: times, weight: weight, sourceDirection: sourceDirection, targetDirection: targetDirection)
     }
 
-    /// Weight of the turn a → b (a real arc of the hierarchy).
+    /// Weight of the turn a → b (a real arc of the hierarchy, or any allowed turn of the
+    /// avoidance metric: a path there may take a turn the hierarchy replaced).
     func arcWeight(_ a: UInt32, _ b: UInt32) -> Double {
-        Double(data.ch.originalArcWeight(from: a, to: b) ?? 0)
+        if let avoiding { return Double(avoiding.turnWeight(from: a, to: b) ?? 0) }
+        return Double(data.ch.originalArcWeight(from: a, to: b) ?? 0)
     }
 }

@@ -25,6 +25,10 @@ public struct RouteRequest {
     public var voiceInstructions = false
     public var bannerInstructions = false
 
+    /// Roads to avoid (`exclude=` on the server; the CLI's `--exclude`/`--avoid` choose the
+    /// service's metric instead). Served by a `RouteService` made for it.
+    public var avoidance = Avoidance()
+
     public init(coordinates: [(lon: Double, lat: Double)]) { self.coordinates = coordinates }
 
     /// Why the request cannot be answered, or nil.

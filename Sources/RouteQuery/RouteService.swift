@@ -8,12 +8,14 @@ public final class RouteService {
     let snapper: Snapper
     let steps: StepBuilder
 
-    /// `customized`: search a customized metric (exclusions, closures) instead of the graph's
-    /// own hierarchy; the default is the hierarchy, the fastest for the graph's weights.
-    public init(data: RoutingData, customized: CCHQuery? = nil) throws {
+    /// `avoiding`: search a metric without some roads (exclusions, closures) instead of the
+    /// graph's own hierarchy, and never snap onto those roads; the default is the hierarchy, the
+    /// fastest for the graph's weights.
+    public init(data: RoutingData, avoiding: AvoidanceMetric? = nil) throws {
         self.data = data
-        search = LegSearch(data: data, customized: customized)
+        search = LegSearch(data: data, avoiding: avoiding)
         snapper = try Snapper(file: data.file)
+        snapper.closedEdges = avoiding?.closed
         steps = StepBuilder(data: data)
     }
 
@@ -99,7 +101,9 @@ public final class RouteService {
 
     private func summary(_ request: RouteRequest, phantoms ps: [Phantom]) throws -> (duration: Double, distance: Double, weight: Double) {
         var duration = 0.0, distance = 0.0
-        guard request.algorithm == .ch else {
+        // Dijkstra, or an avoidance metric (no spans there: one unpacked path per leg, not a
+        // search for the weight and another for the path).
+        guard request.algorithm == .ch && search.avoiding == nil else {
             for (leg, (a, b)) in zip(try legs(ps, algorithm: request.algorithm, continueStraight: request.continueStraight), zip(ps, ps.dropFirst())) {
                 duration += Double(leg.weight) / 10
                 distance += leg.meters(data, source: a, target: b)
@@ -152,7 +156,8 @@ public final class RouteService {
             }
             let assembly = RouteAssembly(data: data, steps: steps, request: request)
             var routes = [assembly.route(legs: legs, phantoms: ps)]
-            if request.alternatives > 0 && legs.count == 1 && request.algorithm == .ch {
+            // (The via-node alternatives search the hierarchy: none under an avoidance.)
+            if request.alternatives > 0 && legs.count == 1 && request.algorithm == .ch && search.avoiding == nil {
                 let alternatives = AlternativeRoutes(data: data, search: search)
                     .find(request.alternatives, main: legs[0], source: ps[0], target: ps[1])
                 routes += alternatives.map { assembly.route(legs: [$0], phantoms: ps) }

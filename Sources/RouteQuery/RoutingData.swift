@@ -1,6 +1,7 @@
 import ContractionHierarchy
 import Foundation
 import RoutingGraph
+import RoutingTiles
 import OffgridCore
 
 /// A graph file's arrays as typed buffers over the mapped file, shared read-only by every
@@ -82,6 +83,21 @@ public final class RoutingData: @unchecked Sendable {
     @inline(__always) public func rankWeight(_ r: UInt32) -> UInt32 {
         let direction = Int(rankEdgeDirection[Int(r)])
         return edges[direction >> 1].deciseconds(direction: direction & 1)
+    }
+
+    private let offGridLock = NSLock()
+    private var offGridStorage: [UInt32]?
+
+    /// The edges the snapping grid leaves out (routes do not start or end on them: ferries,
+    /// private service roads), found on first use: a closure must close them too, and the grid
+    /// cannot find them.
+    public func edgesOffGrid() -> [UInt32] {
+        offGridLock.lock()
+        defer { offGridLock.unlock() }
+        if let e = offGridStorage { return e }
+        let e = (0..<edgeCount).filter { edges[$0].flags & EdgeFlags.notStartpoint != 0 }.map { UInt32($0) }
+        offGridStorage = e
+        return e
     }
 
     private let plainGraphLock = NSLock()

@@ -52,6 +52,8 @@ public final class Snapper {
     /// The first tiny component: components are numbered by size, largest first, so a
     /// component is tiny when its id is at least this (0 when every component is tiny).
     public let firstTinyComponent: UInt32
+    /// Roads removed for the queries (`Avoidance`): never snapped onto.
+    public var closedEdges: ClosedEdges?
 
     /// Edges already tested in the current query (an edge is listed in every cell it crosses).
     private let tested = EdgeVisitSet()
@@ -363,6 +365,7 @@ public final class Snapper {
 
     /// The rank of edge direction `2e + d`, `UInt32.max` when not drivable (or out of range).
     @inline(__always) private func rank(_ direction: Int) -> UInt32 {
+        if let closedEdges, closedEdges.contains(direction >> 1) { return UInt32.max }
         let r = edgeDirectionRank[direction]
         return Int(r) < rankComponent.rankCount ? r : UInt32.max
     }

@@ -46,7 +46,7 @@ public final class TableService {
         var weights: [[UInt64?]]
         // With distances, each pair's length along the path its weight came from (nil: route the pair).
         var spans: [CHPathSpan?] = []
-        if algorithm == .ch {
+        if algorithm == .ch && search.avoiding == nil {
             let sourceEndpoints = from.map(search.sourceEndpoints)
             let targets = to.map(search.targetEndpoints)
             let targetEndpoints = targets.map(\.targets), shifts = targets.map { UInt64($0.shift) }
@@ -77,7 +77,8 @@ public final class TableService {
                 }
             }
         } else {
-            weights = from.map { a in to.map { b in search.weight(from: a, to: b, algorithm: .dijkstra) } }
+            // Dijkstra, or a metric without some roads (elimination-tree searches pair by pair).
+            weights = from.map { a in to.map { b in search.weight(from: a, to: b, algorithm: algorithm) } }
         }
         var out = TableResponse(sources: from.map(service.waypoint), destinations: to.map(service.waypoint))
         if wantDurations {
@@ -89,7 +90,7 @@ public final class TableService {
             // the Dijkstra algorithm) get a route of their own, rows on all cores with a search
             // state per worker.
             let threads = max(1, min(Parallel.activeProcessorCount, from.count))
-            let searches = (0..<threads).map { w in w == 0 ? search : LegSearch(data: data) }
+            let searches = (0..<threads).map { w in w == 0 ? search : LegSearch(data: data, avoiding: search.avoiding) }
             var rows = [[Double?]](repeating: [], count: from.count)
             rows.withUnsafeMutableBufferPointer { slots in
                 Parallel.forEachChunk(count: from.count, threads: threads, chunkSize: 4) { w, range in

@@ -16,14 +16,16 @@ public struct TraceReplay {
     let defaults: RouteRequest
 
     public init(data: RoutingData, routePath: String, tracePath: String, offRouteMeters: Double,
-                consecutiveFixes: Int, defaults: RouteRequest) throws {
+                consecutiveFixes: Int, defaults: RouteRequest, avoiding: AvoidanceMetric? = nil) throws {
         try self.init(data: data, routePath: routePath, fixes: try LocationTrace.read(path: tracePath), offRouteMeters: offRouteMeters,
-                      consecutiveFixes: consecutiveFixes, defaults: defaults)
+                      consecutiveFixes: consecutiveFixes, defaults: defaults, avoiding: avoiding)
     }
 
+    /// `avoiding`: reroutes keep off those roads (the fixes are matched to every road: a driver
+    /// may be on one).
     public init(data: RoutingData, routePath: String, fixes: [LocationFix], offRouteMeters: Double,
-                consecutiveFixes: Int, defaults: RouteRequest) throws {
-        service = try RouteService(data: data)
+                consecutiveFixes: Int, defaults: RouteRequest, avoiding: AvoidanceMetric? = nil) throws {
+        service = try RouteService(data: data, avoiding: avoiding)
         self.fixes = fixes
         (route, destination, routeJSON) = try Self.readRoute(routePath)
         self.offRouteMeters = offRouteMeters

@@ -164,7 +164,7 @@ struct OrientedEdge {
     func continues(into next: OrientedEdge, _ g: RoadGraph) -> Bool {
         flags(g) == next.flags(g) && speedForward(g) == next.speedForward(g) && speedBackward(g) == next.speedBackward(g)
             && g.edgeRoadClass[edge] == g.edgeRoadClass[next.edge] && g.edgeName[edge] == g.edgeName[next.edge]
-            && g.edgeRef[edge] == g.edgeRef[next.edge]
+            && g.edgeRef[edge] == g.edgeRef[next.edge] && g.edgeAttributes[edge] == g.edgeAttributes[next.edge]
     }
 
     func appendShape(_ g: RoadGraph, lat: inout [Int32], lon: inout [Int32], skipFirst: Bool) {
@@ -190,6 +190,7 @@ extension RoadGraph {
         edgeSpeedBackward.append(first.speedBackward(g))
         edgeFlags.append(first.flags(g))
         edgeRoadClass.append(g.edgeRoadClass[first.edge])
+        edgeAttributes.append(g.edgeAttributes[first.edge])
         edgeName.append(g.edgeName[first.edge])
         edgeRef.append(g.edgeRef[first.edge])
         edgeWayAtStart.append(first.wayAtStart(g))

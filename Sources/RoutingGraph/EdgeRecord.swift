@@ -24,17 +24,20 @@
     public var flags: UInt8
     public var roadClass: UInt8
     /// How the inner shape points are stored: `offsetShape` or `pointShape`.
-    public var shapeEncoding: UInt16
+    public var shapeEncoding: UInt8
+    /// `EdgeAttributes` bits (since graph format 12; the byte was the high half of a u16
+    /// shape encoding, always 0, until then).
+    public var attributes: UInt8
 
     /// One word per inner point: its latitude and longitude less the `from` node's, as two i16
     /// (latitude in the low half), when every inner point lies within ±32,767 × 1e-7° of it.
-    public static let offsetShape: UInt16 = 0
+    public static let offsetShape: UInt8 = 0
     /// Two words per inner point: its latitude and longitude, i32 each (`E7Point`).
-    public static let pointShape: UInt16 = 1
+    public static let pointShape: UInt8 = 1
 
     public init(from: UInt32, to: UInt32, shapeFirst: UInt32, lengthCm: UInt32, name: UInt32, ref: UInt32,
                 speedForward: UInt16, speedBackward: UInt16, flags: UInt8, roadClass: UInt8,
-                shapeEncoding: UInt16 = EdgeRecord.offsetShape) {
+                shapeEncoding: UInt8 = EdgeRecord.offsetShape, attributes: UInt8 = 0) {
         self.from = from
         self.to = to
         self.shapeFirst = shapeFirst
@@ -46,6 +49,7 @@
         self.flags = flags
         self.roadClass = roadClass
         self.shapeEncoding = shapeEncoding
+        self.attributes = attributes
     }
 
     /// The record after the last edge.
@@ -87,7 +91,8 @@ extension RoadGraph {
         var records = (0..<edgeCount).map { e in
             EdgeRecord(from: edgeFrom[e], to: edgeTo[e], shapeFirst: shapes.first[e], lengthCm: edgeLengthCm[e],
                        name: edgeName[e], ref: edgeRef[e], speedForward: edgeSpeedForward[e], speedBackward: edgeSpeedBackward[e],
-                       flags: edgeFlags[e], roadClass: edgeRoadClass[e], shapeEncoding: shapes.encoding[e])
+                       flags: edgeFlags[e], roadClass: edgeRoadClass[e], shapeEncoding: shapes.encoding[e],
+                       attributes: edgeAttributes.isEmpty ? 0 : edgeAttributes[e])
         }
         records.append(.sentinel(shapeWordCount: shapes.words.count))
         return records

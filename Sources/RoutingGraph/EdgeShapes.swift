@@ -158,6 +158,6 @@ extension RoadGraph {
 /// total after the last edge) and its `EdgeRecord` shape encoding, and the words.
 struct InnerShapes {
     var first: [UInt32] = []
-    var encoding: [UInt16] = []
+    var encoding: [UInt8] = []
     var words: [UInt32] = []
 }

@@ -175,6 +175,7 @@ public struct GraphBuild {
         w.add(.chShortcutIndex, cored.middleIndex)
         w.addShortcutMiddles(cored.shortcutMiddle, rankCount: ch.nodeCount)
         w.add(.chCoreDistances, bytes: core)
+        w.add(.chReplacedTurns, Self.replacedTurns(arcs, rank: rank, kept: ch.originalGraph()))
         let cells = GridCells.compact(grid.cellFirst)
         w.add(.gridCellIndex, cells.index)
         w.add(.gridCellFirst, cells.first)
@@ -183,5 +184,26 @@ public struct GraphBuild {
         summary.bytes = try w.write(to: output)
         stage("write")
         return summary
+    }
+
+    /// The turns (lightest of parallel ones, loops left out) that the hierarchy's real arcs lack,
+    /// as sorted (tail rank, head rank, weight) triples: section chReplacedTurns.
+    static func replacedTurns(_ arcs: ArcList, rank: [UInt32], kept: CSRGraph) -> [UInt32] {
+        var turns = [(key: UInt64, weight: UInt32)]()
+        turns.reserveCapacity(arcs.count)
+        for i in 0..<arcs.count where arcs.tails[i] != arcs.heads[i] {
+            turns.append((UInt64(rank[Int(arcs.tails[i])]) << 32 | UInt64(rank[Int(arcs.heads[i])]), arcs.weights[i]))
+        }
+        turns.sort { $0.key != $1.key ? $0.key < $1.key : $0.weight < $1.weight }
+        var out = [UInt32]()
+        var previous = UInt64.max
+        for (key, weight) in turns where key != previous {
+            previous = key
+            let tail = Int(key >> 32), head = UInt32(truncatingIfNeeded: key)
+            var found = false
+            for a in Int(kept.firstOut[tail])..<Int(kept.firstOut[tail + 1]) where kept.head[a] == head { found = true; break }
+            if !found { out.append(contentsOf: [UInt32(tail), head, weight]) }
+        }
+        return out
     }
 }

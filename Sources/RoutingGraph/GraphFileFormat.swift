@@ -16,7 +16,7 @@ public enum GraphFileFormat {
     /// 10 since 2026-12: via-way turn restrictions copy edge-based nodes, so several ranks may
     /// drive one edge direction; section rankCopies lists the copies (the other ranks stay one
     /// to one with their edge directions).
-    public static let version: UInt32 = 11
+    public static let version: UInt32 = 12
     public static let alignment = 64
     public static let sectionEntrySize = 32
 
@@ -62,6 +62,11 @@ public enum GraphFileFormat {
         // bytes per entry since 2026-11-27 (version 3; four until then). Since version 5 the core
         // it covers is left uncontracted.
         case chCoreDistances = 66
+        // The turns the hierarchy dropped because a path through lower ranks was no longer
+        // (`ContractedGraph.originalGraph` lacks them): (tail rank, head rank, weight) u32
+        // triples, sorted, since version 12. Under the default weights they change no distance;
+        // a metric that removes roads (exclusions, closures: `CustomizableTurnGraph`) may need them.
+        case chReplacedTurns = 69
         // Snapping grid; gridCellEdgeBox (since 2026-11-26) holds one `CellEdgeBox` per
         // gridCellEdges entry; gridCellIndex and gridCellFirst (since version 8) are
         // `GridCells` (until then id 80 held an offset for every cell).

@@ -57,6 +57,11 @@ extension GraphFile {
         try expect(.chArcs, 2 * scalar(.chArcCount))
         try expect(.chShortcutIndex, CHShortcutMiddles.indexLength(arcCount: scalar(.chArcCount)))
         try expect(.chShortcutMiddle, scalar(.shortcutCount))
+        let replaced: UnsafeBufferPointer<UInt32> = array(.chReplacedTurns)
+        guard replaced.count % 3 == 0 else { throw Damage(message: "section chReplacedTurns has \(replaced.count) words, not whole triples") }
+        for i in stride(from: 0, to: replaced.count, by: 3) where replaced[i] >= r || replaced[i + 1] >= r || replaced[i + 2] > Self.maxWeight {
+            throw Damage(message: "section chReplacedTurns entry \(i / 3) (\(replaced[i]) -> \(replaced[i + 1]), \(replaced[i + 2])) is not a turn between ranks below \(r)")
+        }
     }
 
     /// A CSR offsets array starts at 0, never decreases and ends at its target's length.

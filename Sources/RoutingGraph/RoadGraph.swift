@@ -23,6 +23,7 @@ public struct RoadGraph {
     public var edgeSpeedBackward: [UInt16] = []
     public var edgeFlags: [UInt8] = []            // EdgeFlags
     public var edgeRoadClass: [UInt8] = []
+    public var edgeAttributes: [UInt8] = []       // EdgeAttributes
     public var edgeName: [UInt32] = []
     public var edgeRef: [UInt32] = []
     /// OSM ways at the shape's start and end (they differ once chains of ways are merged).
@@ -104,6 +105,7 @@ public struct RoadGraph {
                 edgeSpeedBackward.append(v.speedBackwardDeciKmh)
                 edgeFlags.append(v.flags)
                 edgeRoadClass.append(v.roadClass)
+                edgeAttributes.append(v.attributes)
                 edgeName.append(intern(v.name))
                 edgeRef.append(intern(v.ref))
                 edgeWayAtStart.append(e.wayId)
@@ -144,7 +146,7 @@ public struct RoadGraph {
         edgeFrom.reserveCapacity(edges); edgeTo.reserveCapacity(edges); shapeFirst.reserveCapacity(edges + 1)
         edgeLengthCm.reserveCapacity(edges); edgeSpeedForward.reserveCapacity(edges)
         edgeSpeedBackward.reserveCapacity(edges); edgeFlags.reserveCapacity(edges)
-        edgeRoadClass.reserveCapacity(edges); edgeName.reserveCapacity(edges); edgeRef.reserveCapacity(edges)
+        edgeRoadClass.reserveCapacity(edges); edgeAttributes.reserveCapacity(edges); edgeName.reserveCapacity(edges); edgeRef.reserveCapacity(edges)
         edgeWayAtStart.reserveCapacity(edges); edgeWayAtEnd.reserveCapacity(edges)
         edgeBearingStart.reserveCapacity(edges); edgeBearingEnd.reserveCapacity(edges)
         shapeLatE7.reserveCapacity(shapePoints); shapeLonE7.reserveCapacity(shapePoints)

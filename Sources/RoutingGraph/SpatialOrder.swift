@@ -45,6 +45,7 @@ extension RoadGraph {
         edgeSpeedBackward = permuted(edgeSpeedBackward, edgeOrder)
         edgeFlags = permuted(edgeFlags, edgeOrder)
         edgeRoadClass = permuted(edgeRoadClass, edgeOrder)
+        edgeAttributes = permuted(edgeAttributes, edgeOrder)
         edgeName = permuted(edgeName, edgeOrder)
         edgeRef = permuted(edgeRef, edgeOrder)
         edgeWayAtStart = permuted(edgeWayAtStart, edgeOrder)

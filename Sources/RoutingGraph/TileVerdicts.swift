@@ -24,6 +24,8 @@ struct TileVerdicts {
         /// Deciseconds to cross the whole way (`duration=*` of a ferry), 0 when not given:
         /// `RoadGraph` turns it into a speed once the way's length is known.
         var durationDeciseconds: UInt32
+        /// `EdgeAttributes` bits (the tags', not the profile's).
+        var attributes: UInt8 = 0
     }
 
     init(_ tile: RoutingTile, profile: TravelProfile) {
@@ -31,7 +33,12 @@ struct TileVerdicts {
         ways = [WayVerdict?](repeating: nil, count: tile.tagSetCount)
         for e in tile.edges where !asked[Int(e.tags)] {
             asked[Int(e.tags)] = true
-            ways[Int(e.tags)] = profile.evaluateWay(tags: tile.tags(e.tags)).map(Self.verdict)
+            let tags = tile.tags(e.tags)
+            ways[Int(e.tags)] = profile.evaluateWay(tags: tags).map {
+                var v = Self.verdict($0)
+                v.attributes = EdgeAttributes.of(tags: tags)
+                return v
+            }
         }
         nodeControl = tile.nodes.map { $0.tags == 0 ? 0 : profile.nodeControl(tags: tile.tags($0.tags)).flags }
         for r in tile.restrictions {

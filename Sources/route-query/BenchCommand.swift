@@ -13,14 +13,14 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The graph file written by route-graph.") var graph: String
     @Option(help: "Random queries per measurement.") var queries = 10_000
     @Option(help: "Seed of the random queries.") var seed: UInt64 = 1
-    @Flag(help: "Measure the customizable hierarchy on the graph's turn graph instead: order, customization (the default metric, and one without motorway, trunk and primary roads), distance queries checked against the hierarchy and Dijkstra.")
+    @Flag(help: "Measure the customizable hierarchy on the graph's turn graph instead: order, customization (the default metric, and one without motorway, trunk and primary roads), distance queries checked against the hierarchy and Dijkstra; then --exclude motorway,toll,ferry,unpaved,tunnel through the route service (first query, travel times between points) and 50 closures.")
     var customizable = false
 
     func run() throws {
         if customizable {
             let data = try RoutingData(path: graph)
             var bench = CustomizableBenchmark(data: data, queries: queries, seed: seed)
-            try Render.print(bench.run())
+            try Render.print(try bench.run())
             return
         }
         // Time to first answer: open (map) the graph, snap two points, route with steps.

@@ -21,6 +21,7 @@ struct NearestCommand: ParsableCommand {
     @Option(help: "How many roads to return (one point per road edge).") var number = 1
     @Option(help: "Snapping radius in metres ('unlimited' for none; default the 5 km cap).") var radius: String?
     @Option(help: "Only roads travelled within DEG,RANGE (heading ± range).") var bearing: String?
+    @OptionGroup var avoiding: AvoidOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -29,7 +30,8 @@ struct NearestCommand: ParsableCommand {
         request.number = number
         if let radius { request.radius = try Coordinates.radiuses(radius).first ?? nil }
         if let bearing { request.bearing = try Coordinates.bearings(bearing).first ?? nil }
-        let service = try RouteService(data: try graph.load())
+        let data = try graph.load()
+        let service = try RouteService(data: data, avoiding: try avoiding.metric(data))
         do {
             try Render.print(try service.nearest(request), compact: output.compact)
         } catch let failure as QueryFailure {

@@ -16,6 +16,7 @@ struct RerouteCommand: ParsableCommand {
     @Option(help: "Destination, LON,LAT.") var to: String
     @Flag(help: "Never start by turning back: requires --heading; the route leaves in the heading's direction.") var avoidUturn = false
     @OptionGroup var options: RouteOptions
+    @OptionGroup var avoiding: AvoidOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -31,6 +32,6 @@ struct RerouteCommand: ParsableCommand {
             request.bearings = [(heading.truncatingRemainder(dividingBy: 360), avoidUturn ? min(headingRange, 90) : headingRange), nil]
         }
         let data = try graph.load()
-        try Render.print(try RouteService(data: data).route(request), compact: output.compact)
+        try Render.print(try RouteService(data: data, avoiding: try avoiding.metric(data)).route(request), compact: output.compact)
     }
 }

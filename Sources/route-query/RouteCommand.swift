@@ -46,6 +46,7 @@ struct RouteCommand: ParsableCommand {
     @Option(help: "Destination, LON,LAT.") var to: String
     @Option(help: "Via point, LON,LAT (repeatable).") var via: [String] = []
     @OptionGroup var options: RouteOptions
+    @OptionGroup var avoiding: AvoidOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -53,7 +54,7 @@ struct RouteCommand: ParsableCommand {
         request.algorithm = graph.algorithm
         try options.apply(to: &request)
         let data = try graph.load()
-        try Render.print(try RouteService(data: data).route(request), compact: output.compact)
+        try Render.print(try RouteService(data: data, avoiding: try avoiding.metric(data)).route(request), compact: output.compact)
     }
 }
 

@@ -20,6 +20,7 @@ struct TableCommand: ParsableCommand {
     @Option(help: "Sources, LON,LAT;LON,LAT;…") var sources: String
     @Option(help: "Destinations, LON,LAT;… (default: the sources).") var destinations: String?
     @Option(help: "duration, distance or duration,distance.") var annotations = "duration"
+    @OptionGroup var avoiding: AvoidOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -29,7 +30,8 @@ struct TableCommand: ParsableCommand {
         guard !wanted.isEmpty, wanted.isSubset(of: ["duration", "distance"]) else {
             throw ValidationError("--annotations takes duration, distance or both")
         }
-        let table = try TableService(data: try graph.load())
+        let data = try graph.load()
+        let table = TableService(service: try RouteService(data: data, avoiding: try avoiding.metric(data)))
         do {
             try Render.print(try table.table(sources: from, destinations: to, durations: wanted.contains("duration"),
                                              distances: wanted.contains("distance"), algorithm: graph.algorithm), compact: output.compact)

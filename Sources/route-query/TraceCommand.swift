@@ -35,6 +35,7 @@ struct TraceCommand: ParsableCommand {
     @Option(help: "Fixes a matched position waits for before it is followed (fixed-lag smoothing; 0: each fix as it comes).")
     var matchingLag = 2
     @OptionGroup var options: RouteOptions
+    @OptionGroup var avoiding: AvoidOptions
 
     func validate() throws {
         guard matchingLag >= 0 else { throw ValidationError("--matching-lag must be 0 or more fixes") }
@@ -42,7 +43,9 @@ struct TraceCommand: ParsableCommand {
 
     func run() throws {
         let data = try graph.load()
+        let avoidingMetric = try avoiding.metric(data)
         guard let route else {
+            if avoidingMetric != nil { throw InputError("--exclude and --avoid apply to a replay against a route (--route), not to free drive") }
             let loaded = try LocationTrace.load(path: trace)
             var request = MatchRequest(fixes: loaded.fixes)
             request.hasTimestamps = loaded.timed
@@ -54,7 +57,7 @@ struct TraceCommand: ParsableCommand {
         try options.apply(to: &defaults)
         let loaded = try LocationTrace.load(path: trace)
         let replay = try TraceReplay(data: data, routePath: route, fixes: loaded.fixes, offRouteMeters: offRouteMeters,
-                                     consecutiveFixes: fixes, defaults: defaults)
+                                     consecutiveFixes: fixes, defaults: defaults, avoiding: avoidingMetric)
         // The route is followed by the fixes' matched road positions, as free drive places them.
         var request = MatchRequest(fixes: loaded.fixes)
         request.hasTimestamps = loaded.timed

@@ -92,10 +92,11 @@ extension CustomizableTurnGraphTests {
         let data = try RoutingData(path: try SampleGraphFixture.graphPath())
         let turns = CustomizableTurnGraph(data: data)
         let plain = try RouteService(data: data)
-        let same = try RouteService(data: data, customized: CCHQuery(topology: turns.topology, metric: turns.customize(turns.weights)))
+        let same = try RouteService(data: data, avoiding: AvoidanceMetric(turns: turns, closed: ClosedEdges(edgeCount: data.edgeCount) { _ in false }))
         let isRemoved = { (ed: Int) in (6...9).contains(data.edges[ed >> 1].roadClass) }
-        let avoiding = try RouteService(data: data, customized: CCHQuery(topology: turns.topology,
-                                                                        metric: turns.customize(turns.weights(removing: isRemoved))))
+        let avoiding = try RouteService(data: data, avoiding: AvoidanceMetric(turns: turns, closed: ClosedEdges(edgeCount: data.edgeCount) {
+            (6...9).contains(data.edges[$0].roadClass)
+        }))
         var rng = SplitMix64(seed: 8)
         var longer = 0, compared = 0
         for _ in 0..<300 {

@@ -231,7 +231,7 @@ final class GraphFileTests: XCTestCase {
         let path = dir.appendingPathComponent("version8.chg").path
         _ = FileManager.default.createFile(atPath: path, contents: older)
         XCTAssertThrowsError(try GraphFile(path: path)) { error in
-            XCTAssertEqual("\(error)", "\(path) at byte 8: unsupported graph file version 8, not 11 (build it again with route-graph)")
+            XCTAssertEqual("\(error)", "\(path) at byte 8: unsupported graph file version 8, not 12 (build it again with route-graph)")
         }
     }
 
