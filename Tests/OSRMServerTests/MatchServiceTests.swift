@@ -21,8 +21,8 @@ final class MatchServiceTests: XCTestCase {
 
     /// A 1 Hz drive along a real route (the CLI's route, full geometry), every 4th second, 60 fixes
     /// with a seeded 8 m jitter: "lon,lat" texts, times and radiuses.
-    func trace() throws -> (coordinates: [String], times: [Int]) {
-        let r = try TestTools.run("route-query", ["route", "--graph", graph, "--from", "9.5215,47.1410", "--to", "9.4990,47.0660",
+    func trace(on routeGraph: String? = nil) throws -> (coordinates: [String], times: [Int]) {
+        let r = try TestTools.run("route-query", ["route", "--graph", routeGraph ?? graph, "--from", "9.5215,47.1410", "--to", "9.4990,47.0660",
                                                   "--overview", "full", "--geometries", "geojson", "--compact"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let route = try XCTUnwrap(try JSONReader.parse(r.stdout)["routes"]?.arrayValue?.first)
@@ -65,6 +65,33 @@ final class MatchServiceTests: XCTestCase {
             XCTAssertEqual(body["tracepoints"]?.arrayValue?.count, points.count)
             XCTAssertGreaterThan(try XCTUnwrap(body["matchings"]?.arrayValue?.first?["confidence"]?.doubleValue), 0.5)
         }
+    }
+
+    /// Every mode the server has a graph for matches on that graph: a ride along a bicycle route
+    /// on `/match/v1/cycling` is the CLI's answer on the bicycle graph, its steps say cycling; a
+    /// mode with no graph is osrm-routed's InvalidUrl.
+    func testCyclingMatchUsesTheBicycleGraph() throws {
+        let bike = try SampleGraph.path(profile: "bicycle")
+        server.stop()
+        server = try ServerProcess(graph: graph, extra: ["--graph", bike, "--idle-timeout", "2"])
+        let (points, times) = try trace(on: bike)
+        let coordinates = points.joined(separator: ";")
+        let stamps = times.map(String.init).joined(separator: ";")
+        let reply = try XCTUnwrap(try http.get("/match/v1/cycling/\(coordinates)?timestamps=\(stamps)&steps=true&geometries=geojson"))
+        XCTAssertEqual(reply.status, 200, reply.body)
+        let cli = try TestTools.run("route-query", ["match", "--graph", bike, "--coordinates", coordinates, "--timestamps", stamps,
+                                                    "--steps", "--geometries", "geojson", "--compact"])
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        XCTAssertEqual(reply.body + "\n", cli.stdout)
+        let body = try JSONReader.parse(reply.body)
+        let matching = try XCTUnwrap(body["matchings"]?.arrayValue?.first)
+        XCTAssertGreaterThan(try XCTUnwrap(matching["confidence"]?.doubleValue), 0.8)
+        let modes = Set((matching["legs"]?.arrayValue ?? []).flatMap { $0["steps"]?.arrayValue ?? [] }.compactMap { $0["mode"]?.stringValue })
+        XCTAssertTrue(modes.contains("cycling"), "\(modes)")
+        XCTAssertFalse(modes.contains("driving"), "\(modes)")
+        let walking = try XCTUnwrap(try http.get("/match/v1/walking/\(coordinates)"))
+        XCTAssertEqual(walking.status, 400)
+        XCTAssertEqual(try JSONReader.parse(walking.body)["code"]?.stringValue, "InvalidUrl")
     }
 
     func testMatchErrorCodes() throws {
