@@ -5,21 +5,7 @@ import XCTest
 
 /// `exclude=` on a real server: the CLI's bytes for the same exclusion, OSRM's error for a class
 /// the profile does not know, Mapbox's point form.
-final class ExcludeServerTests: XCTestCase {
-    var server: ServerProcess!
-    var http: RawHTTP { RawHTTP(port: server.port) }
-    var graph: String!
-
-    override func setUpWithError() throws {
-        graph = try SampleGraph.path()
-        server = try ServerProcess(graph: graph, extra: ["--idle-timeout", "2"])
-    }
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-    }
-
+final class ExcludeServerTests: SampleServerTestCase {
     func testExcludeEqualsTheCLIsBytes() throws {
         let a = "9.5215,47.1410", b = "9.4990,47.0660", malbun = "9.5900,47.1050"
         let cases: [(String, [String])] = [

@@ -4,21 +4,7 @@ import TestSupport
 import XCTest
 
 /// `/match/v1/…` on a real `route-query serve`: the CLI's bytes, OSRM's error codes, fuzzed URLs.
-final class MatchServiceTests: XCTestCase {
-    var server: ServerProcess!
-    var http: RawHTTP { RawHTTP(port: server.port) }
-    var graph: String!
-
-    override func setUpWithError() throws {
-        graph = try SampleGraph.path()
-        server = try ServerProcess(graph: graph, extra: ["--idle-timeout", "2"])
-    }
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-    }
-
+final class MatchServiceTests: SampleServerTestCase {
     /// A 1 Hz drive along a real route (the CLI's route, full geometry), every 4th second, 60 fixes
     /// with a seeded 8 m jitter: "lon,lat" texts, times and radiuses.
     func trace(on routeGraph: String? = nil) throws -> (coordinates: [String], times: [Int]) {

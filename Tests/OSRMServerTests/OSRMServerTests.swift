@@ -5,21 +5,7 @@ import TestSupport
 import XCTest
 
 /// `route-query serve` as a client sees it: a real server on a loopback port, real requests.
-final class OSRMServerTests: XCTestCase {
-    var server: ServerProcess!
-    var http: RawHTTP { RawHTTP(port: server.port) }
-    var graph: String!
-
-    override func setUpWithError() throws {
-        graph = try SampleGraph.path()
-        server = try ServerProcess(graph: graph, extra: ["--idle-timeout", "2"])
-    }
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-    }
-
+final class OSRMServerTests: SampleServerTestCase {
     func json(_ r: RawHTTP.Reply?, file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
         guard let r else { XCTFail("no answer", file: file, line: line); return .null }
         return try JSONReader.parse(r.body)

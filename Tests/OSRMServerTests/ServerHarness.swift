@@ -158,3 +158,21 @@ struct RawHTTP {
         return Reply(status: status, body: String(decoding: bytes[end.upperBound...], as: UTF8.self))
     }
 }
+
+/// A test case with a real `route-query serve` on the sample graph, started for each test and
+/// stopped after it.
+class SampleServerTestCase: XCTestCase {
+    var server: ServerProcess!
+    var http: RawHTTP { RawHTTP(port: server.port) }
+    var graph: String!
+
+    override func setUpWithError() throws {
+        graph = try SampleGraph.path()
+        server = try ServerProcess(graph: graph, extra: ["--idle-timeout", "2"])
+    }
+
+    override func tearDown() {
+        server?.stop()
+        server = nil
+    }
+}
