@@ -173,6 +173,7 @@ final class ViterbiMatcher {
         sources.removeAll(keepingCapacity: true)
         for s in candidates.range(a) where score[s] > -.infinity && score[s] >= leader - beam { sources.append(s) }
         sources.sort { score[$0] != score[$1] ? score[$0] > score[$1] : $0 < $1 }
+        let targetsDisc = disc(b, candidates.range(b))
         for s in sources {
             var useful = 0.0
             for k in 0..<to.count {
@@ -185,7 +186,7 @@ final class ViterbiMatcher {
             let state = candidates.states[s]
             targets.withUnsafeBufferPointer { t in
                 meters.withUnsafeMutableBufferPointer { m in
-                    search.distances(sourceRank: state.rank, sourceShare: state.share, targets: t, within: disc(b), limitMeters: min(limit, useful),
+                    search.distances(sourceRank: state.rank, sourceShare: state.share, targets: t, within: targetsDisc, limitMeters: min(limit, useful),
                                      backwardMeters: backward, into: m)
                 }
             }
@@ -203,12 +204,13 @@ final class ViterbiMatcher {
             let sources = candidates.range(a).filter { score[$0] > -.infinity && score[$0] >= leader - beam }
             let ahead = sources.map { (edgeDirection: candidates.states[$0].edgeDirection, share: candidates.states[$0].share) }
             var behind = [Double](repeating: .infinity, count: sources.count)
+            let sourcesDisc = disc(a, sources)
             for (k, t) in to.enumerated() where from[k] < 0 {
                 let state = candidates.states[t]
                 // Behind: driving from b's state reaches a's within the tolerance.
                 ahead.withUnsafeBufferPointer { targets in
                     behind.withUnsafeMutableBufferPointer { m in
-                        search.distances(sourceRank: state.rank, sourceShare: state.share, targets: targets, within: disc(a, sources),
+                        search.distances(sourceRank: state.rank, sourceShare: state.share, targets: targets, within: sourcesDisc,
                                          limitMeters: backward, backwardMeters: 0, into: m)
                     }
                 }
@@ -229,9 +231,9 @@ final class ViterbiMatcher {
     }
 
     /// A circle around fix f holding the road points of its states (all, or `states`).
-    func disc(_ f: Int, _ states: [Int]? = nil) -> TargetDisc {
+    func disc<States: Sequence<Int>>(_ f: Int, _ states: States) -> TargetDisc {
         var radius = 0.0
-        for s in states ?? Array(candidates.range(f)) { radius = max(radius, candidates.states[s].phantom.distance) }
+        for s in states { radius = max(radius, candidates.states[s].phantom.distance) }
         return TargetDisc(lat: request.fixes[f].lat, lon: request.fixes[f].lon, radiusMeters: radius + 1)
     }
 

@@ -44,23 +44,22 @@ struct TraceCommand: ParsableCommand {
     func run() throws {
         let data = try graph.load()
         let avoidingMetric = try avoiding.metric(data)
+        if route == nil && avoidingMetric != nil {
+            throw InputError("--exclude and --avoid apply to a replay against a route (--route), not to free drive")
+        }
+        let loaded = try LocationTrace.load(path: trace)
+        var request = MatchRequest(fixes: loaded.fixes)
+        request.hasTimestamps = loaded.timed
         guard let route else {
-            if avoidingMetric != nil { throw InputError("--exclude and --avoid apply to a replay against a route (--route), not to free drive") }
-            let loaded = try LocationTrace.load(path: trace)
-            var request = MatchRequest(fixes: loaded.fixes)
-            request.hasTimestamps = loaded.timed
             for line in try MapMatcher(data: data).freeDrive(request) { StdIO.out(Render.line(line) + "\n") }
             return
         }
         var defaults = RouteRequest(coordinates: [])
         defaults.algorithm = graph.algorithm
         try options.apply(to: &defaults)
-        let loaded = try LocationTrace.load(path: trace)
         let replay = try TraceReplay(data: data, routePath: route, fixes: loaded.fixes, offRouteMeters: offRouteMeters,
                                      consecutiveFixes: fixes, defaults: defaults, avoiding: avoidingMetric)
         // The route is followed by the fixes' matched road positions, as free drive places them.
-        var request = MatchRequest(fixes: loaded.fixes)
-        request.hasTimestamps = loaded.timed
         let matched = matching ? try MapMatcher(data: data).onlinePositions(request, lag: matchingLag) : nil
         for event in replay.run(matched: matched) { StdIO.out(Render.line(event) + "\n") }
     }
