@@ -115,7 +115,7 @@ public struct CHCoreTable: @unchecked Sendable {
     static func forEachArc(in g: CHGraphView, first: Int,
                            _ body: (_ from: Int, _ to: Int, _ weight: UInt32, _ arc: Int) -> Void) {
         for v in first..<g.nodeCount {
-            for a in Int(g.firstOut[v])..<Int(g.firstOut[v + 1]) {
+            for a in g.arcRange(v) {
                 let arc = g.arcs[a], x = Int(arc.head) - first
                 if arc.allows(CHDirection.forward) { body(v - first, x, arc.weight, a) }
                 if arc.allows(CHDirection.backward) { body(x, v - first, arc.weight, a) }

@@ -38,10 +38,16 @@ public struct CHGraphView: @unchecked Sendable {
     public let middle: CHShortcutMiddles
     /// Distances between the top ranks, which queries search below (nil: they search all ranks).
     public let core: CHCoreTable?
+    /// The checks a block of ranks passes before its arcs are read (a graph file's hierarchy,
+    /// `blockChecks`); nil for a hierarchy built in memory, trusted.
+    public let checks: BlockChecks?
+    /// `checks`' bits, tested in `arcRange` without reaching the object.
+    private let passedBits: UnsafePointer<UInt64>?
 
-    /// Checks only the array lengths (O(1)); call `validate()` on untrusted data.
+    /// Checks only the array lengths (O(1)); call `validate()` on untrusted data, or pass
+    /// `checks`, and read arcs through `arcRange` only.
     public init(nodeCount: Int, firstOut: UnsafeBufferPointer<UInt32>, arcs: UnsafeBufferPointer<CHArc>,
-                middle: CHShortcutMiddles, core: CHCoreTable? = nil) {
+                middle: CHShortcutMiddles, core: CHCoreTable? = nil, checks: BlockChecks? = nil) {
         precondition(nodeCount < CHArc.maxNodeCount, "a hierarchy holds fewer than 2^30 nodes")
         precondition(firstOut.count == nodeCount + 1, "firstOut must have nodeCount + 1 entries")
         precondition(arcs.count == middle.arcCount, "middle must cover every arc")
@@ -52,6 +58,24 @@ public struct CHGraphView: @unchecked Sendable {
         self.middle = middle
         precondition(core.map { $0.first + $0.size == nodeCount } ?? true, "the core must be the top ranks")
         self.core = core
+        self.checks = checks
+        passedBits = checks?.passedBits
+    }
+
+    /// The same arrays, read through `checks` (`arcRange`).
+    public func checked(by checks: BlockChecks) -> CHGraphView {
+        CHGraphView(nodeCount: nodeCount, firstOut: firstOut, arcs: arcs, middle: middle, core: core, checks: checks)
+    }
+
+    /// The arcs of rank `v` (below `nodeCount`): `firstOut[v] ..< firstOut[v + 1]`, once `v`'s
+    /// block has passed `checks` (checked on first use); empty for a rank of a block that failed.
+    /// Every read of arcs goes through here or through an arc index it gave.
+    @inline(__always) public func arcRange(_ v: Int) -> Range<Int> {
+        if let bits = passedBits, !BlockChecks.passed(v, shift: Self.checkedBlockShift, bits: bits),
+           !checks.unsafelyUnwrapped.checkBlock(v &>> Self.checkedBlockShift) {
+            return 0..<0
+        }
+        return Range(uncheckedBounds: (Int(firstOut[v]), Int(firstOut[v &+ 1])))
     }
 
     /// Column views of `arcs`, for code that reads one field by index.
@@ -148,7 +172,7 @@ public struct CHGraphView: @unchecked Sendable {
         // have several lines of arcs), and where their own middles are indexed.
         for i in 0..<count {
             let m = middle(i)
-            let first = Int(firstOut[m]), end = Int(firstOut[m + 1])
+            let range = arcRange(m), first = range.lowerBound, end = range.upperBound
             var a = first
             while a < end {
                 offgrid_prefetch(arcs + a)
@@ -162,8 +186,8 @@ public struct CHGraphView: @unchecked Sendable {
         guard !self.middle.middles.isEmpty else { return }
         let arcCount = self.arcs.count
         for i in 0..<count {
-            let m = middle(i)
-            let first = min(Int(firstOut[m]), arcCount - 1), last = min(max(first, Int(firstOut[m + 1]) - 1), arcCount - 1)
+            let range = arcRange(middle(i))
+            let first = min(range.lowerBound, arcCount - 1), last = min(max(first, range.upperBound - 1), arcCount - 1)
             offgrid_prefetch(self.middle.address(ofShortcut: self.middle.firstShortcut(atOrAfter: first)))
             offgrid_prefetch(self.middle.address(ofShortcut: self.middle.firstShortcut(atOrAfter: last)))
         }
@@ -176,7 +200,7 @@ public struct CHGraphView: @unchecked Sendable {
     /// a match sits is random, so an early exit was a mispredicted branch per scan; scanned
     /// from the end, the last match kept is the first in order.
     @inline(__always) func halves(from: UInt32, to: UInt32, via middle: UInt32) -> (first: Int, second: Int)? {
-        let begin = Int(firstOut[Int(middle)]), end = Int(firstOut[Int(middle) + 1])
+        let range = arcRange(Int(middle)), begin = range.lowerBound, end = range.upperBound
         let backward = UInt32(CHDirection.backward) << 30, forward = UInt32(CHDirection.forward) << 30
         var first = -1, second = -1
         var a = end

@@ -244,8 +244,7 @@ struct UpwardSearchBuffers {
             let total = d &+ there.distance
             if total < best { best = total; meet = v }
         }
-        let begin = Int(g.firstOut[vi]), end = Int(g.firstOut[vi &+ 1])
-        guard let usable = stallTest(d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) else { return }
+        guard let usable = stallTest(d: d, arcs: g.arcRange(vi), graph: g, stamp: q, stallBit: stallBit) else { return }
         relax(v, d: d, usable: usable, graph: g, stamp: q, bound: best, core: &core, other: other.label)
     }
 

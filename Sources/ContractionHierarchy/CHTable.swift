@@ -200,8 +200,7 @@ final class TableWorker: @unchecked Sendable {
         while !search.heap.isEmpty {
             let (v, d) = search.heap.popMin()
             let vi = Int(v)
-            let begin = Int(g.firstOut[vi]), end = Int(g.firstOut[vi &+ 1])
-            guard let usable = search.stallTest(d: d, arcs: begin..<end, graph: g, stamp: q, stallBit: stallBit) else { continue }
+            guard let usable = search.stallTest(d: d, arcs: g.arcRange(vi), graph: g, stamp: q, stallBit: stallBit) else { continue }
             visit(v, d, search.label[vi].parentArc)
             search.relax(v, d: d, usable: usable, graph: g, stamp: q, bound: UInt64.max, core: &core)
         }

@@ -3,7 +3,7 @@ extension CHGraphView {
     /// graph itself, minus arcs a cheaper path made redundant (which changes no distance). Lets a
     /// graph file omit a separate copy of the plain graph; plain Dijkstra runs on this.
     public func originalGraph() -> CSRGraph {
-        realArcGraph(nodeCount: nodeCount, firstOut: { firstOut[$0] }, head: { head[$0] }, weight: { weight[$0] },
+        realArcGraph(nodeCount: nodeCount, arcs: { arcRange($0) }, head: { head[$0] }, weight: { weight[$0] },
                      isShortcut: { middle[$0] != UInt32.max }, direction: { direction[$0] })
     }
 
@@ -11,7 +11,7 @@ extension CHGraphView {
     /// one found will do).
     public func hasOriginalArc(from: UInt32, to: UInt32) -> Bool {
         let (low, high, bit) = from < to ? (from, to, CHDirection.forward) : (to, from, CHDirection.backward)
-        for a in Int(firstOut[Int(low)])..<Int(firstOut[Int(low) + 1])
+        for a in arcRange(Int(low))
         where head[a] == high && middle[a] == UInt32.max && direction[a] & bit != 0 {
             return true
         }
@@ -22,7 +22,7 @@ extension CHGraphView {
     public func originalArcWeight(from: UInt32, to: UInt32) -> UInt32? {
         let (low, high, bit) = from < to ? (from, to, CHDirection.forward) : (to, from, CHDirection.backward)
         var best: UInt32?
-        for a in Int(firstOut[Int(low)])..<Int(firstOut[Int(low) + 1])
+        for a in arcRange(Int(low))
         where head[a] == high && middle[a] == UInt32.max && direction[a] & bit != 0 {
             best = min(best ?? UInt32.max, weight[a])
         }
@@ -33,18 +33,18 @@ extension CHGraphView {
 extension ContractedGraph {
     /// `CHGraphView.originalGraph()` of the hierarchy as built, before it is written.
     public func originalGraph() -> CSRGraph {
-        realArcGraph(nodeCount: nodeCount, firstOut: { firstOut[$0] }, head: { head[$0] }, weight: { weight[$0] },
-                     isShortcut: { middle[$0] != UInt32.max }, direction: { direction[$0] })
+        realArcGraph(nodeCount: nodeCount, arcs: { Int(firstOut[$0])..<Int(firstOut[$0 + 1]) }, head: { head[$0] },
+                     weight: { weight[$0] }, isShortcut: { middle[$0] != UInt32.max }, direction: { direction[$0] })
     }
 }
 
 /// The real arcs of an upward hierarchy (no middle), each in the directions it carries, as a
 /// forward CSR graph on ranks.
-private func realArcGraph(nodeCount: Int, firstOut: (Int) -> UInt32, head: (Int) -> UInt32, weight: (Int) -> UInt32,
+private func realArcGraph(nodeCount: Int, arcs arcRange: (Int) -> Range<Int>, head: (Int) -> UInt32, weight: (Int) -> UInt32,
                           isShortcut: (Int) -> Bool, direction: (Int) -> UInt8) -> CSRGraph {
     var arcs = ArcList()
     for r in 0..<nodeCount {
-        for a in Int(firstOut(r))..<Int(firstOut(r + 1)) where !isShortcut(a) {
+        for a in arcRange(r) where !isShortcut(a) {
             if direction(a) & CHDirection.forward != 0 { arcs.append(tail: UInt32(r), head: head(a), weight: weight(a)) }
             if direction(a) & CHDirection.backward != 0 { arcs.append(tail: head(a), head: UInt32(r), weight: weight(a)) }
         }

@@ -63,15 +63,25 @@ public final class OSRMHandler: Sendable {
             return failure(QueryFailure(code: "InvalidUrl", message: "URL longer than \(maxURLBytes) bytes"), status: 414)
         }
         if target == "/health" || target.hasPrefix("/health?") { return OSRMAnswer(status: 200, body: #"{"code":"Ok"}"#) }
+        var served: RoutingData?
         do throws(QueryFailure) {
             let url = try OSRMURL(target: target.utf8)
             let workers = try profiles.graph(for: url.profile)
+            served = workers.data
             let query = try OSRMQuery(url)
             try limits.check(query)
-            return try workers.with { worker throws(QueryFailure) in try worker.answer(query) }
+            let answer = try workers.with { worker throws(QueryFailure) in try worker.answer(query) }
+            return damaged(served) ?? answer
         } catch {
-            return failure(error)
+            return damaged(served) ?? failure(error)
         }
+    }
+
+    /// A damaged block of the graph reads as empty, so an answer (or a NoRoute) after one may be
+    /// wrong: the damage is answered instead.
+    private func damaged(_ data: RoutingData?) -> OSRMAnswer? {
+        guard let damage = data?.damage else { return nil }
+        return failure(QueryFailure(code: "InternalError", message: "\(damage)"), status: 500)
     }
 
     func failure(_ f: QueryFailure, status: Int = 400) -> OSRMAnswer {

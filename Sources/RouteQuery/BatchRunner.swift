@@ -104,6 +104,8 @@ public struct BatchRunner {
                     latencies[i] = Double(MonotonicClock.nanoseconds() - t0) / 1000
                 }
             }
+            // Answers after a damaged block of the graph may be wrong: none of this group is written.
+            try data.throwIfDamaged()
             var written = 0
             for c in 0..<(count + chunkLines - 1) / chunkLines {
                 try writeAll(outputs[c].bytes, to: output)

@@ -56,6 +56,17 @@ public final class RoutingData: @unchecked Sendable {
 
     public func string(_ i: UInt32) -> String { strings[Int(i)] }
 
+    /// The damage a search found in a block of the hierarchy (`CHGraphView.blockChecks`), or nil. Such a
+    /// block reads as ranks without arcs, so an answer computed after it may be wrong: every
+    /// reader that prints or serves one asks here first (`throwIfDamaged`).
+    public var damage: InputError? {
+        ch.checks?.problem.map { InputError(file: file.path, "damaged graph file: hierarchy: \($0)") }
+    }
+
+    public func throwIfDamaged() throws {
+        if let damage { throw damage }
+    }
+
     /// `body(rank)` for each copy of edge direction `2e + d` made for a via-way restriction:
     /// driving it after the restriction's from and via ways (none in most graphs).
     @inline(__always) func forEachCopy(ofEdgeDirection ed: UInt32, _ body: (UInt32) -> Void) {

@@ -7,8 +7,10 @@ import Glibc
 #endif
 
 /// A graph file mapped into memory: sections are used in place as typed buffers, so opening
-/// costs a header check and one linear pass of content checks (`GraphFileValidation`), not a
-/// parse. Section CRCs are checked by `verify()` (a full read).
+/// costs a header check and content checks (`GraphFileValidation`), not a parse: a linear pass
+/// over the roads' sections, the hierarchy's shape only (its arcs are checked block by block as
+/// searches reach them, `CHGraphView.blockChecks`). Section CRCs and the whole hierarchy are checked by
+/// `verify()` (a full read).
 public final class GraphFile {
     public let path: String
     public let dataVersion: String
@@ -28,6 +30,9 @@ public final class GraphFile {
     /// the inverse of section rankEdgeDirection, built while `checkRanks` proves it one-to-one
     /// (storing it cost 1.9 bytes per OSM node; building it costs what checking it did).
     var edgeDirectionRanks = OwnedWords(count: 0)
+    /// The hierarchy's content checks, made block by block as searches reach them
+    /// (`CHGraphView.blockChecks`): opening reads none of its arcs.
+    public private(set) var hierarchyChecks = BlockChecks(count: 0, shift: 0) { _ in nil }
     public var edgeDirectionRank: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(edgeDirectionRanks.words) }
 
     public init(path: String) throws {
@@ -100,6 +105,7 @@ public final class GraphFile {
             throw InputError(file: path, offset: e.offset, "not a graph file (\(e.message))")
         }
         try validateContent()
+        hierarchyChecks = uncheckedHierarchy.blockChecks(maxWeight: Self.maxWeight)
     }
 
     /// A u64 size or offset from the header as an `Int`: one past `Int.max` cannot describe
@@ -130,8 +136,12 @@ public final class GraphFile {
         return UnsafeBufferPointer(start: UnsafeRawPointer(words.baseAddress!).bindMemory(to: Record.self, capacity: count), count: count)
     }
 
-    /// The hierarchy's search arrays in place (`chArcs` read as `CHArc` records).
-    public var hierarchy: CHGraphView {
+    /// The hierarchy's search arrays in place (`chArcs` read as `CHArc` records), each block of
+    /// ranks checked when a search first reaches it (`hierarchyChecks`).
+    public var hierarchy: CHGraphView { uncheckedHierarchy.checked(by: hierarchyChecks) }
+
+    /// The same arrays with no checks: for the checks themselves.
+    var uncheckedHierarchy: CHGraphView {
         let arcs: UnsafeBufferPointer<CHArc> = records(.chArcs)
         let nodeCount = scalar(.edgeBasedNodeCount)
         return CHGraphView(nodeCount: nodeCount, firstOut: array(.chFirstOut), arcs: arcs,
@@ -149,8 +159,10 @@ public final class GraphFile {
         RankComponents(rankCount: scalar(.edgeBasedNodeCount), index: array(.rankComponentIndex), minor: array(.rankMinorComponent))
     }
 
-    /// Checks every section's CRC32 (reads the whole file) and every shortcut's halves, the checks
-    /// too slow for every open.
+    /// The full check, for a file from elsewhere: every section's CRC32 (reads the whole file)
+    /// and the whole hierarchy at once, with what searches do not need checked (every shortcut's
+    /// halves, the index of middles as a whole, the core table's distances), so every damage the
+    /// checks by block would find (and more) is found here, before any query.
     public func verify() throws {
         for s in GraphFileFormat.Section.allCases {
             let (offset, length, crc) = sections[s.rawValue]!
@@ -158,8 +170,8 @@ public final class GraphFile {
                 throw InputError(file: path, offset: offset, "section \(s) fails its CRC32 check")
             }
         }
-        let view = hierarchy
-        if let problem = view.validate(shortcutHalves: true) {
+        let view = uncheckedHierarchy
+        if let problem = view.validate(shortcutHalves: true, maxWeight: Self.maxWeight) {
             throw InputError(file: path, "damaged graph file: hierarchy: \(problem)")
         }
         if let problem = view.core?.problem(in: view, complete: true) {

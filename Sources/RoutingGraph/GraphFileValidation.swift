@@ -65,9 +65,9 @@ extension GraphFile {
     }
 
     /// A CSR offsets array starts at 0, never decreases and ends at its target's length.
-    private func checkOffsets(_ s: GraphFileFormat.Section, into target: GraphFileFormat.Section, elementsPerEntry: Int = 1) throws {
+    private func checkOffsets(_ s: GraphFileFormat.Section, into target: GraphFileFormat.Section) throws {
         let first: UnsafeBufferPointer<UInt32> = array(s)
-        let total = count(target) / elementsPerEntry
+        let total = count(target)
         guard let last = first.last, first[0] == 0, Int(last) == total else {
             throw Damage(message: "section \(s) does not run from 0 to the \(total) entries of \(target)")
         }
@@ -196,20 +196,20 @@ extension GraphFile {
         if let problem = rankComponents.problem(componentCount: scalar(.componentCount)) { throw Damage(message: problem) }
     }
 
-    /// Upward arcs, weights and shortcut middles as `CHGraphView.validate` requires. The
-    /// shortcut halves (random access, several times the cost of everything else) are left to
-    /// `verify()`: path unpacking refuses a missing half on its own, so they are not needed for safety.
+    /// The hierarchy's shape only: its arcs are checked block by block as searches reach them
+    /// (`CHGraphView.blockChecks`), the rest by `verify()`. Reading every arc here made the memory of a
+    /// one-off route the whole file's.
     private func checkHierarchy() throws {
         let r = scalar(.edgeBasedNodeCount)
         if r >= CHArc.maxNodeCount { throw Damage(message: "\(r) edge-based nodes, not below 2^30") }
-        try checkOffsets(.chFirstOut, into: .chArcs, elementsPerEntry: 2)
-        let view = hierarchy
-        if let problem = view.validate(shortcutHalves: false, maxWeight: Self.maxWeight) { throw Damage(message: "hierarchy: \(problem)") }
+        let first: UnsafeBufferPointer<UInt32> = array(.chFirstOut)
+        guard first[0] == 0, Int(first[r]) == count(.chArcs) / 2 else {
+            throw Damage(message: "section chFirstOut does not run from 0 to the \(count(.chArcs) / 2) entries of chArcs")
+        }
         let coreEntries = count(.chCoreDistances)
         guard CHCoreTable.isValidLength(coreEntries, nodeCount: r) else {
             throw Damage(message: "section chCoreDistances has \(coreEntries) entries, not the square of a core size up to \(r)")
         }
-        if let problem = view.core?.problem(in: view, complete: false) { throw Damage(message: "section chCoreDistances: \(problem)") }
     }
 
     /// The snapping grid lies on the globe and lists real edges.

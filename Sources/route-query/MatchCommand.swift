@@ -38,9 +38,9 @@ struct MatchCommand: ParsableCommand {
     func run() throws {
         if let batch { return try runBatch(batch) }
         let request = try makeRequest()
-        let matcher = try MapMatcher(data: try graph.load())
-        let answer = matcher.match(request)
-        try Render.print(answer, compact: output.compact)
+        let data = try graph.load()
+        let answer = try MapMatcher(data: data).match(request)
+        try Render.print(answer, of: data, compact: output.compact)
         if case .failure = answer { throw ExitCode(1) }
     }
 
@@ -49,7 +49,8 @@ struct MatchCommand: ParsableCommand {
     func runBatch(_ path: String) throws {
         let text = String(decoding: try FileTools.readFile(path, maxBytes: 1 << 30), as: UTF8.self)
         let items = try TraceBatch.parse(text, file: path)
-        let matcher = try MapMatcher(data: try graph.load())
+        let data = try graph.load()
+        let matcher = try MapMatcher(data: data)
         var base = try makeRequest(fixes: [])
         var fixes = 0
         let start = ContinuousClock.now
@@ -64,6 +65,7 @@ struct MatchCommand: ParsableCommand {
         }
         let elapsed = (ContinuousClock.now - start).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        try data.throwIfDamaged()
         for line in lines { StdIO.out(line + "\n") }
         StdIO.err("route-query match: \(items.count) traces, \(fixes) fixes in \(String(format: "%.3f", seconds)) s: \(Int(Double(fixes) / max(seconds, 1e-9))) fixes/s\n")
     }

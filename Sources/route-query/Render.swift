@@ -4,8 +4,10 @@ import RouteQuery
 /// The only place route-query turns results into JSON text: the exact writer (sorted keys,
 /// shortest numbers), pretty for one response, compact for NDJSON lines.
 enum Render {
-    /// One response on stdout, pretty (or compact: what the server answers), followed by a newline.
-    static func print<T: Encodable>(_ value: T, compact: Bool = false) throws {
+    /// One response on stdout, pretty (or compact: what the server answers), followed by a newline;
+    /// nothing but the error when `data`'s searches met a damaged block (`RoutingData.damage`).
+    static func print<T: Encodable>(_ value: T, of data: RoutingData? = nil, compact: Bool = false) throws {
+        try data?.throwIfDamaged()
         var bytes = try JSONEncoding.bytes(value, pretty: !compact)
         bytes.append(0x0A)
         StdIO.out(bytes)

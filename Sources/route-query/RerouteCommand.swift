@@ -32,6 +32,6 @@ struct RerouteCommand: ParsableCommand {
             request.bearings = [(heading.truncatingRemainder(dividingBy: 360), avoidUturn ? min(headingRange, 90) : headingRange), nil]
         }
         let data = try graph.load()
-        try Render.print(try RouteService(data: data, avoiding: try avoiding.metric(data)).route(request), compact: output.compact)
+        try Render.print(try RouteService(data: data, avoiding: try avoiding.metric(data)).route(request), of: data, compact: output.compact)
     }
 }

@@ -54,7 +54,7 @@ struct RouteCommand: ParsableCommand {
         request.algorithm = graph.algorithm
         try options.apply(to: &request)
         let data = try graph.load()
-        try Render.print(try RouteService(data: data, avoiding: try avoiding.metric(data)).route(request), compact: output.compact)
+        try Render.print(try RouteService(data: data, avoiding: try avoiding.metric(data)).route(request), of: data, compact: output.compact)
     }
 }
 

@@ -34,7 +34,7 @@ struct TableCommand: ParsableCommand {
         let table = TableService(service: try RouteService(data: data, avoiding: try avoiding.metric(data)))
         do {
             try Render.print(try table.table(sources: from, destinations: to, durations: wanted.contains("duration"),
-                                             distances: wanted.contains("distance"), algorithm: graph.algorithm), compact: output.compact)
+                                             distances: wanted.contains("distance"), algorithm: graph.algorithm), of: data, compact: output.compact)
         } catch let failure as QueryFailure {
             try Render.print(failure, compact: output.compact)
         }

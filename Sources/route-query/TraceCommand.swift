@@ -51,7 +51,9 @@ struct TraceCommand: ParsableCommand {
         var request = MatchRequest(fixes: loaded.fixes)
         request.hasTimestamps = loaded.timed
         guard let route else {
-            for line in try MapMatcher(data: data).freeDrive(request) { StdIO.out(Render.line(line) + "\n") }
+            let lines = try MapMatcher(data: data).freeDrive(request)
+            try data.throwIfDamaged()
+            for line in lines { StdIO.out(Render.line(line) + "\n") }
             return
         }
         var defaults = RouteRequest(coordinates: [])
@@ -61,6 +63,8 @@ struct TraceCommand: ParsableCommand {
                                      consecutiveFixes: fixes, defaults: defaults, avoiding: avoidingMetric)
         // The route is followed by the fixes' matched road positions, as free drive places them.
         let matched = matching ? try MapMatcher(data: data).onlinePositions(request, lag: matchingLag) : nil
-        for event in replay.run(matched: matched) { StdIO.out(Render.line(event) + "\n") }
+        let events = replay.run(matched: matched)
+        try data.throwIfDamaged()
+        for event in events { StdIO.out(Render.line(event) + "\n") }
     }
 }

@@ -13,7 +13,7 @@ struct RouteQueryTool: ParsableCommand {
           route-query batch --graph out/liechtenstein.chg < queries.ndjson > answers.ndjson
           route-query match --graph out/liechtenstein.chg --trace drive.gpx
         """,
-        subcommands: [RouteCommand.self, TableCommand.self, NearestCommand.self, ServeCommand.self, RerouteCommand.self, TraceCommand.self, MatchCommand.self, BatchCommand.self, BenchCommand.self])
+        subcommands: [RouteCommand.self, TableCommand.self, NearestCommand.self, ServeCommand.self, RerouteCommand.self, TraceCommand.self, MatchCommand.self, BatchCommand.self, BenchCommand.self, VerifyCommand.self])
 }
 
 ToolMain.run(RouteQueryTool.self)

@@ -51,17 +51,25 @@ struct HarnessError: Error, CustomStringConvertible {
 }
 
 /// `route-query serve` started on an ephemeral loopback port; `stop()` sends SIGTERM and waits.
+/// Its stderr goes to a log file, shown in the failure when the server dies of a signal.
 final class ServerProcess {
     let process = Process()
     let port: Int
+    let logPath: String
 
     init(graph: String, extra: [String] = []) throws {
         process.executableURL = try TestTools.binary("route-query")
         process.arguments = ["serve", "--graph", graph, "--listen", "127.0.0.1:0", "--threads", "2"] + extra
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        try FileManager.default.createDirectory(at: SampleGraph.directory, withIntermediateDirectories: true)
+        logPath = SampleGraph.directory.appendingPathComponent("serve-\(UUID().uuidString).log").path
+        guard FileManager.default.createFile(atPath: logPath, contents: nil), let log = FileHandle(forWritingAtPath: logPath) else {
+            throw HarnessError("cannot create the server log \(logPath)")
+        }
+        process.standardError = log
         try process.run()
+        try? log.close()
         // The first stdout line names the bound port.
         var line = Data()
         let deadline = Date().addingTimeInterval(60)
@@ -84,13 +92,20 @@ final class ServerProcess {
     /// SIGTERM, then the exit status (it must exit within 60 s: requests in flight are answered first).
     @discardableResult
     func stop() -> Int32? {
-        guard process.isRunning else { return process.terminationStatus }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit(); return nil }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(60)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit(); return nil }
+        }
+        if process.terminationReason == .uncaughtSignal {
+            XCTFail("route-query serve died of signal \(process.terminationStatus); its stderr: \(log)")
+        }
         return process.terminationStatus
     }
+
+    /// What the server wrote on stderr so far.
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 }
 
 /// A plain HTTP/1.1 client on a socket: sends exactly the bytes it is given (bad UTF-8, huge

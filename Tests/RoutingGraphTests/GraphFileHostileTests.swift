@@ -10,8 +10,9 @@ import TestSupport
 import XCTest
 
 /// Damaged graph files with recomputed CRCs, in every section and in the header's counts:
-/// opening refuses them with a one-line InputError, or queries on them answer. Never a crash,
-/// never a hang.
+/// opening refuses them with a one-line InputError, or queries on them answer (the hierarchy's
+/// blocks checked as searches reach them, a damaged one read as arcless and reported), and
+/// `verify()` finds every damage the queries did. Never a crash, never a hang.
 final class GraphFileHostileTests: XCTestCase {
     /// OFFGRID_HOSTILE_RUNS=n runs n damaged files instead of the default (for longer hunts).
     static func runs(default n: Int) -> Int {
@@ -66,8 +67,15 @@ final class GraphFileHostileTests: XCTestCase {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             do {
                 let file = try GraphFile(path: path)
-                try file.verify()
                 exercise(file, rng: &rng)
+                let foundByQueries = file.hierarchyChecks.problem
+                do {
+                    try file.verify()
+                } catch {
+                    if let foundByQueries { XCTAssertTrue("\(error)".contains("hierarchy"), "\(what): queries found \(foundByQueries), verify \(error)") }
+                    throw error
+                }
+                XCTAssertNil(foundByQueries, "\(what): the queries found damage that verify() did not")
                 answered += 1
             } catch let e as InputError {
                 let text = "\(e)"
@@ -90,25 +98,16 @@ final class GraphFileHostileTests: XCTestCase {
     func testKnownCrashingDamageIsRefusedWithOneLine() throws {
         let (m, dir) = try mutator(small: true)
         let cases: [(GraphFileFormat.Section, (Int, UInt32) -> UInt32, String)] = [
-            // chArcs entry 0 is arc 0's head with its direction bits above it: head 2^30 − 1, direction 1.
-            (.chArcs, { i, old in i == 0 ? 0x7FFF_FFFF : old }, "hierarchy: arc 0 of rank 0 points to rank 1073741823"),
-            // Odd entries are weights: arc 0 gets 2^31 − 1, above the bound queries add exactly.
-            (.chArcs, { i, old in i == 1 ? 0x7FFF_FFFF : old }, "hierarchy: arc 0 of rank 0 has weight 2147483647, above"),
             (.nodeEnds, { _, _ in 0x0FFF_FFFF }, "section nodeEnds entry 0 (268435455) is not an end of node 0"),
             // Rank 1 given rank 0's edge direction; rank 0 an edge direction past the last.
             (.rankEdgeDirection, { i, old in i == 1 ? 0 : i == 0 ? 0 : old }, "section rankEdgeDirection entry 1 (0) repeats entry 0"),
             (.rankEdgeDirection, { i, old in i == 0 ? 0xFFFF_FFF0 : old }, "section rankEdgeDirection entry 0 is 4294967280, not below"),
-            (.chFirstOut, { i, old in i == 5 ? 0xFF_FFFF : old }, "section chFirstOut decreases at entry 5"),
             // Eight u32 per edge record: entry 25 is edge 3's `to`, 26 its first inner shape point.
             (.edgeRecords, { i, old in i == 25 ? 0xFFFF_FFF0 : old }, "section edgeRecords edge 3 joins nodes"),
             (.edgeRecords, { i, old in i == 26 ? old + 1_000 : old }, "section edgeRecords edge 3 has inner shape words"),
             // Entry 31 is edge 3's flags, road class and (high half) shape encoding.
             (.edgeRecords, { i, old in i == 31 ? old | 0x0002_0000 : old }, "section edgeRecords edge 3 has shape encoding"),
             (.stringOffsets, { i, old in i == 0 ? 1 : old }, "section stringOffsets does not run from 0"),
-            // Three bytes a middle in a file of fewer than 2^24 ranks: the largest is 2^24 − 1.
-            (.chShortcutMiddle, { _, _ in 0x7FFF_FFFF }, "has middle 16777215, not lower"),
-            // chShortcutIndex holds (shortcuts before, flags) per 32 arcs: entry 2 is word 1's count.
-            (.chShortcutIndex, { i, old in i == 2 ? old + 1 : old }, "hierarchy: shortcut middles: word 1 counts"),
             // rankComponentIndex holds (ranks outside the main component before, flags) per 32
             // ranks: entry 0 is word 0's count, 1 its flags.
             (.rankComponentIndex, { i, old in i == 0 ? old + 1 : old }, "section rankComponentIndex: word 0 counts 1 ranks outside"),
@@ -128,7 +127,6 @@ final class GraphFileHostileTests: XCTestCase {
             (.gridCellFirst, { i, old in i == 1 ? 0xFFFF_FFF0 : old }, "section gridCellFirst decreases at entry 1"),
             // Two u16 boxes per u32: entry 0 gets south side 15 and north side 0.
             (.gridCellEdgeBox, { i, old in i == 0 ? 0x000F_000F : old }, "section gridCellEdgeBox entry 0 has its sides out of order"),
-            (.chCoreDistances, { i, old in i == 0 ? 7 : old }, "section chCoreDistances: core distance from rank"),
         ]
         for (section, value, expected) in cases {
             let path = dir.appendingPathComponent("known-\(section).chg").path
@@ -140,6 +138,66 @@ final class GraphFileHostileTests: XCTestCase {
                 XCTAssertFalse("\(error)".contains("\n"))
             }
         }
+    }
+
+    /// Damage in the hierarchy does not stop the open (its arcs are checked block by block as
+    /// searches reach them): a search that reaches the damaged block reads it as ranks without
+    /// arcs and reports it, and `verify()` names it as the open did before. Damage the block
+    /// checks do not look for (the index of middles as a whole, the core table) is memory-safe
+    /// and found by `verify()`.
+    func testHierarchyDamageIsFoundByTheSearchesReachingItAndByVerify() throws {
+        let (m, dir) = try mutator(small: true)
+        let cases: [(GraphFileFormat.Section, (Int, UInt32) -> UInt32, String, byBlock: Bool)] = [
+            // chArcs entry 0 is arc 0's head with its direction bits above it: head 2^30 − 1, direction 1.
+            (.chArcs, { i, old in i == 0 ? 0x7FFF_FFFF : old }, "hierarchy: arc 0 of rank 0 points to rank 1073741823", true),
+            // Odd entries are weights: arc 0 gets 2^31 − 1, above the bound queries add exactly.
+            (.chArcs, { i, old in i == 1 ? 0x7FFF_FFFF : old }, "hierarchy: arc 0 of rank 0 has weight 2147483647, above", true),
+            (.chFirstOut, { i, old in i == 5 ? 0xFF_FFFF : old }, "hierarchy: firstOut decreases at rank 5", true),
+            // Three bytes a middle in a file of fewer than 2^24 ranks: the largest is 2^24 − 1.
+            (.chShortcutMiddle, { _, _ in 0x7FFF_FFFF }, "has middle 16777215, not lower", true),
+            // chShortcutIndex holds (shortcuts before, flags) per 32 arcs: entry 2 is word 1's count.
+            (.chShortcutIndex, { i, old in i == 2 ? old + 1 : old }, "hierarchy: shortcut middles: word 1 counts", false),
+            (.chCoreDistances, { i, old in i == 0 ? 7 : old }, "section chCoreDistances: core distance from rank", false),
+        ]
+        for (section, value, expected, byBlock) in cases {
+            let path = dir.appendingPathComponent("hierarchy-\(section).chg").path
+            try Data(m.rewriting(section, value)).write(to: URL(fileURLWithPath: path))
+            let file = try GraphFile(path: path)
+            XCTAssertEqual(file.hierarchyChecks.passedBlockCount, 0, "\(section)")
+            let n = file.scalar(.edgeBasedNodeCount)
+            let query = CHQuery(graph: file.hierarchy)
+            for t in [n - 1, n / 2, 1] { _ = query.path(from: 0, to: UInt32(t)) }
+            _ = query.table(sources: [[(0, 0)]], targets: [[(UInt32(n - 1), 0)], [(UInt32(n / 3), 0)]])
+            if byBlock {
+                let problem = file.hierarchyChecks.problem
+                XCTAssertNotNil(problem, "\(section)")
+                XCTAssertFalse(problem?.contains("\n") ?? false)
+            }
+            XCTAssertThrowsError(try file.verify(), "\(section)") { error in
+                XCTAssertTrue(error is InputError, "\(error)")
+                XCTAssertTrue("\(error)".contains("damaged graph file: "), "\(error)")
+                XCTAssertTrue("\(error)".contains(expected), "\(error)")
+                XCTAssertFalse("\(error)".contains("\n"))
+            }
+        }
+    }
+
+    /// Opening reads none of the hierarchy's arcs; a route checks the blocks its searches reach
+    /// (on the sample's dozen blocks, most of them; bench/cold-route shows it at scale); checking
+    /// the rest later finds a file route-graph wrote whole.
+    func testOpeningChecksNoArcsAndARouteOnlyTheBlocksItReaches() throws {
+        let (_, graph, _) = try GraphFileTests.sampleGraph()
+        let file = try GraphFile(path: graph)
+        let checks = file.hierarchyChecks
+        XCTAssertEqual(checks.passedBlockCount, 0)
+        let n = file.scalar(.edgeBasedNodeCount)
+        XCTAssertNotNil(CHQuery(graph: file.hierarchy).path(from: UInt32(n / 4), to: UInt32(n / 2)))
+        let reached = checks.passedBlockCount
+        XCTAssertGreaterThan(reached, 0)
+        XCTAssertLessThanOrEqual(reached, checks.blockCount)
+        XCTAssertTrue(checks.checkAll())
+        XCTAssertEqual(checks.passedBlockCount, checks.blockCount)
+        XCTAssertNil(checks.problem)
     }
 
     /// Shortcut middles take three bytes in a file of at most 2^24 ranks and four above: a section
@@ -300,6 +358,32 @@ final class GraphFileHostileTests: XCTestCase {
             try? FileManager.default.removeItem(atPath: jobs[i].path)
         }
         XCTAssertGreaterThan(exits[1] ?? 0, count / 2, "\(exits)")
+    }
+
+    /// The real tool on a hierarchy whose every arc weight is damaged: the route's searches reach
+    /// a damaged block at once, so `route` prints no answer and exits 1 with one line. `verify`
+    /// checks a whole file: an Ok summary on the sample, exit 1 and one line on the damaged one.
+    func testRouteQueryRefusesAnAnswerAfterADamagedBlockAndVerifyFindsIt() throws {
+        let (dir, sample, _) = try GraphFileTests.sampleGraph()
+        let m = try GraphFileMutator(Array(try Data(contentsOf: URL(fileURLWithPath: sample))))
+        let path = dir.appendingPathComponent("hostile-weights.chg").path
+        // chArcs holds (head and direction, weight) per arc: odd entries are weights.
+        try Data(m.rewriting(.chArcs) { i, old in i % 2 == 1 ? 0x7FFF_FFFF : old }).write(to: URL(fileURLWithPath: path))
+        let route = try TestTools.run("route-query", ["route", "--graph", path, "--from", "9.5209,47.1410", "--to", "9.5095,47.0613", "--steps"])
+        XCTAssertEqual(route.status, 1, route.stderr)
+        XCTAssertEqual(route.stdout, "")
+        XCTAssertTrue(route.stderr.contains("hostile-weights.chg") && route.stderr.contains("damaged graph file: hierarchy: arc "), route.stderr)
+        XCTAssertEqual(route.stderr.split(separator: "\n").count, 1, route.stderr)
+        let ok = try TestTools.run("route-query", ["verify", "--graph", sample])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        let summary = try JSONReader.parse(ok.stdout)
+        XCTAssertEqual(summary["code"]?.stringValue, "Ok")
+        XCTAssertGreaterThan(summary["ranks"]?.intValue ?? 0, 0)
+        let bad = try TestTools.run("route-query", ["verify", "--graph", path])
+        XCTAssertEqual(bad.status, 1, bad.stdout)
+        XCTAssertEqual(bad.stdout, "")
+        XCTAssertTrue(bad.stderr.contains("has weight 2147483647, above"), bad.stderr)
+        XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1, bad.stderr)
     }
 
     /// A file route-graph wrote passes every content check (again, outside the open), and the

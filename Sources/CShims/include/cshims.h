@@ -34,6 +34,11 @@ void offgrid_sincos(double x, double *s, double *c);
 /* v truncated toward zero, for |v| < 2^63 (the caller checks): one instruction, where Swift's
    Int64(v) also tests both ends of the range. */
 static inline int64_t offgrid_truncate(double v) { return (int64_t)v; }
+/* A word of flags other threads may set: loaded and set atomically with no ordering. For lazily
+   checked blocks of read-only data: a set bit says a block's bytes, which nobody writes, passed
+   its check, so a reader needs the bit alone, and a relaxed load is no fence in a hot loop. */
+static inline uint64_t offgrid_load_relaxed_u64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void offgrid_or_relaxed_u64(uint64_t *p, uint64_t bits) { __atomic_fetch_or(p, bits, __ATOMIC_RELAXED); }
 /* Asks for the cache line at p to be loaded for reading, without waiting for it. */
 static inline void offgrid_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 /* Bytes of heap the allocator has handed out and not had back (glibc's mallinfo2 uordblks, plus
