@@ -33,8 +33,8 @@ public final class RoutingData: @unchecked Sendable {
     /// An edge-based node's length in centimetres (its edge's), the sum a table's distances take.
     public let rankLength: CHNodeMetric
 
-    public init(path: String) throws {
-        file = try GraphFile(path: path)
+    public init(path: String, use: GraphFile.Use = .resident) throws {
+        file = try GraphFile(path: path, use: use)
         nodeCount = file.scalar(.nodeCount)
         edgeCount = file.scalar(.edgeCount)
         rankCount = file.scalar(.edgeBasedNodeCount)

@@ -35,7 +35,19 @@ public final class GraphFile {
     public private(set) var hierarchyChecks = BlockChecks(count: 0, shift: 0) { _ in nil }
     public var edgeDirectionRank: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(edgeDirectionRanks.words) }
 
-    public init(path: String) throws {
+    /// How a process will use the file, which decides the pages it is mapped with.
+    public enum Use: Sendable {
+        /// A server, a batch or a benchmark, which will touch most of the file: 2 MiB pages
+        /// where the kernel gives them (`MADV_HUGEPAGE`), so searches that jump all over it
+        /// fault and miss the TLB far less.
+        case resident
+        /// A process answering one query: the kernel's default pages, so that its memory is the
+        /// pages the query touches (a 2 MiB page per touch made a one-off route on the ~5 M
+        /// graph 53 MiB bigger).
+        case oneOff
+    }
+
+    public init(path: String, use: Use = .resident) throws {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw InputError(file: path, "cannot open: \(String(cString: strerror(errno)))") }
@@ -48,10 +60,9 @@ public final class GraphFile {
             throw InputError(file: path, "cannot map: \(String(cString: strerror(errno)))")
         }
         // Huge pages where the kernel can give them (transparent huge pages in `madvise` mode,
-        // a filesystem with large folios): the file is read once into 2 MiB folios, each mapped
-        // by one entry, so the opening checks and the searches, which jump all over it, fault
-        // and miss the TLB far less. Best effort: nothing changes where it is refused.
-        _ = madvise(map, fileSize, MADV_HUGEPAGE)
+        // a filesystem with large folios) for a resident use: the file is read once into 2 MiB
+        // folios, each mapped by one entry. Best effort: nothing changes where it is refused.
+        if use == .resident { _ = madvise(map, fileSize, MADV_HUGEPAGE) }
         mapping = FileMapping(base: UnsafeRawPointer(map), size: fileSize)
         let base = mapping.base
         do {

@@ -28,7 +28,7 @@ struct BatchCommand: ParsableCommand {
     @OptionGroup var common: ThreadOptions
 
     func run() throws {
-        let data = try graph.load()
+        let data = try graph.load(.resident)
         var defaults = RouteRequest(coordinates: [])
         defaults.algorithm = graph.algorithm
         try options.apply(to: &defaults)

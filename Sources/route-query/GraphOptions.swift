@@ -1,5 +1,6 @@
 import ArgumentParser
 import RouteQuery
+import RoutingGraph
 import OffgridCore
 import ToolSupport
 
@@ -8,7 +9,9 @@ struct GraphOptions: ParsableArguments {
     @Option(help: "The graph file written by route-graph.") var graph: String
     @Option(help: "Search algorithm: ch (contraction hierarchy) or dijkstra (plain, for checks).") var algorithm: LegSearch.Algorithm = .ch
 
-    func load() throws -> RoutingData { try RoutingData(path: graph) }
+    /// The graph for a process answering one query or trace (`.oneOff`: memory follows what it
+    /// touches), or for many (`.resident`).
+    func load(_ use: GraphFile.Use = .oneOff) throws -> RoutingData { try RoutingData(path: graph, use: use) }
 }
 
 extension LegSearch.Algorithm: ExpressibleByArgument {}

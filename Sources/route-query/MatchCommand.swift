@@ -49,7 +49,7 @@ struct MatchCommand: ParsableCommand {
     func runBatch(_ path: String) throws {
         let text = String(decoding: try FileTools.readFile(path, maxBytes: 1 << 30), as: UTF8.self)
         let items = try TraceBatch.parse(text, file: path)
-        let data = try graph.load()
+        let data = try graph.load(.resident)
         let matcher = try MapMatcher(data: data)
         var base = try makeRequest(fixes: [])
         var fixes = 0
