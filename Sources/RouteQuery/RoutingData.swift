@@ -56,11 +56,14 @@ public final class RoutingData: @unchecked Sendable {
 
     public func string(_ i: UInt32) -> String { strings[Int(i)] }
 
-    /// The damage a search found in a block of the hierarchy (`CHGraphView.blockChecks`), or nil. Such a
-    /// block reads as ranks without arcs, so an answer computed after it may be wrong: every
-    /// reader that prints or serves one asks here first (`throwIfDamaged`).
+    /// The damage a search found in a block of the hierarchy (`CHGraphView.blockChecks`) or
+    /// snapping found in a block of the grid (`GridCells.blockChecks`), or nil. Such a block
+    /// reads as ranks without arcs or cells without roads, so an answer computed after it may be
+    /// wrong: every reader that prints or serves one asks here first (`throwIfDamaged`).
     public var damage: InputError? {
-        ch.checks?.problem.map { InputError(file: file.path, "damaged graph file: hierarchy: \($0)") }
+        if let problem = ch.checks?.problem { return InputError(file: file.path, "damaged graph file: hierarchy: \(problem)") }
+        if let problem = file.gridChecks.problem { return InputError(file: file.path, "damaged graph file: snapping grid: \(problem)") }
+        return nil
     }
 
     public func throwIfDamaged() throws {

@@ -33,6 +33,8 @@ public final class GraphFile {
     /// The hierarchy's content checks, made block by block as searches reach them
     /// (`CHGraphView.blockChecks`): opening reads none of its arcs.
     public private(set) var hierarchyChecks = BlockChecks(count: 0, shift: 0) { _ in nil }
+    /// The snapping grid's, block of cells by block as snapping reaches them (`GridCells.blockChecks`).
+    public private(set) var gridChecks = BlockChecks(count: 0, shift: 0) { _ in nil }
     public var edgeDirectionRank: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(edgeDirectionRanks.words) }
 
     /// How a process will use the file, which decides the pages it is mapped with.
@@ -117,6 +119,9 @@ public final class GraphFile {
         }
         try validateContent()
         hierarchyChecks = uncheckedHierarchy.blockChecks(maxWeight: Self.maxWeight)
+        gridChecks = GridCells.blockChecks(cells: scalar(.gridRows) * scalar(.gridColumns), index: array(.gridCellIndex),
+                                           first: array(.gridCellFirst), cellEdges: array(.gridCellEdges),
+                                           boxes: array(.gridCellEdgeBox), edgeCount: scalar(.edgeCount))
     }
 
     /// A u64 size or offset from the header as an `Int`: one past `Int.max` cannot describe
@@ -175,6 +180,11 @@ public final class GraphFile {
     /// halves, the index of middles as a whole, the core table's distances), so every damage the
     /// checks by block would find (and more) is found here, before any query.
     public func verify() throws {
+        do {
+            try checkGridWhole()
+        } catch let d as Damage {
+            throw InputError(file: path, "damaged graph file: \(d.message)")
+        }
         for s in GraphFileFormat.Section.allCases {
             let (offset, length, crc) = sections[s.rawValue]!
             guard CRC32.checksum(UnsafeRawBufferPointer(start: base + offset, count: length)) == crc else {

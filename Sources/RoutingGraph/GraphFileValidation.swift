@@ -212,7 +212,9 @@ extension GraphFile {
         }
     }
 
-    /// The snapping grid lies on the globe and lists real edges.
+    /// The snapping grid lies on the globe and its sections agree in length; its cells are
+    /// checked block by block as snapping reaches them (`GridCells.blockChecks`), the whole
+    /// grid by `verify()` (`checkGridWhole`).
     private func checkGrid() throws {
         let rows = scalar(.gridRows), columns = scalar(.gridColumns), cell = scalar(.gridCellE7)
         guard (1...3_600_000_000).contains(cell), rows >= 1, columns >= 1, rows <= Int(Int32.max) / columns,
@@ -220,6 +222,16 @@ extension GraphFile {
               CoordinateBounds.longitudes.contains(Int32(clamping: scalar(.gridMinLonE7)))
         else { throw Damage(message: "bad snapping grid \(columns) × \(rows) cells of \(cell) e-7°") }
         try expect(.gridCellIndex, FlagWords.count(slots: rows * columns))
+        let first: UnsafeBufferPointer<UInt32> = array(.gridCellFirst)
+        guard let total = first.last, Int(total) == count(.gridCellEdges) else {
+            throw Damage(message: "section gridCellFirst does not end at the \(count(.gridCellEdges)) entries of gridCellEdges")
+        }
+        try expect(.gridCellEdgeBox, count(.gridCellEdges))
+    }
+
+    /// The whole snapping grid: what the block checks check, cell after cell, and more.
+    func checkGridWhole() throws {
+        let rows = scalar(.gridRows), columns = scalar(.gridColumns)
         try checkOffsets(.gridCellFirst, into: .gridCellEdges)
         if let problem = FlagWords.problem(array(.gridCellIndex), slots: rows * columns, values: count(.gridCellFirst) - 1,
                                            names: ("cell", "cells with roads", "cell offsets")) {

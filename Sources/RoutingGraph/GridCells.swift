@@ -1,4 +1,5 @@
 import ContractionHierarchy
+import OffgridCore
 
 /// The snapping grid's cells as the graph file stores them (since version 8): where each cell's
 /// entries lie in gridCellEdges, for the cells that have any. Most cells of a network's bounding
@@ -10,26 +11,66 @@ public struct GridCells {
     public let index: UnsafeBufferPointer<UInt64>
     /// For each flagged cell in cell order, its first entry; then the number of entries.
     public let first: UnsafeBufferPointer<UInt32>
+    /// The checks a block of cells passes before its entries are read (a graph file's grid,
+    /// `blockChecks`); nil for a grid built in memory, trusted.
+    public let checks: BlockChecks?
 
-    /// Over an opened file's sections (which its open-time checks have matched).
+    /// Over an opened file's sections, each block of cells checked when first read (`GraphFile.gridChecks`).
     public init(_ file: GraphFile) {
-        self.init(index: file.array(.gridCellIndex), first: file.array(.gridCellFirst))
+        self.init(index: file.array(.gridCellIndex), first: file.array(.gridCellFirst), checks: file.gridChecks)
     }
 
-    public init(index: UnsafeBufferPointer<UInt64>, first: UnsafeBufferPointer<UInt32>) {
+    public init(index: UnsafeBufferPointer<UInt64>, first: UnsafeBufferPointer<UInt32>, checks: BlockChecks? = nil) {
         self.index = index
         self.first = first
+        self.checks = checks
+    }
+
+    public static let checkedBlockShift = 12
+
+    /// Block checks of the cells of a file's grid (4,096 cells a block): what reading a cell's
+    /// entries needs: the index words of the block count the flags before them (so a flagged
+    /// cell's offsets are the right ones and exist), its cells' offsets do not decrease and stay
+    /// within the `entries` of gridCellEdges, those entries name edges below `edgeCount`, and
+    /// their boxes have their sides in order. A cell of a block that failed has no entries.
+    public static func blockChecks(cells: Int, index: UnsafeBufferPointer<UInt64>, first: UnsafeBufferPointer<UInt32>,
+                                   cellEdges: UnsafeBufferPointer<UInt32>, boxes: UnsafeBufferPointer<UInt16>,
+                                   edgeCount: Int) -> BlockChecks {
+        BlockChecks(count: cells, shift: checkedBlockShift) { block in
+            let flagged = first.count - 1
+            for w in (block.lowerBound >> 5)...((block.upperBound - 1) >> 5) {
+                let word = index[w], count = Int(UInt32(truncatingIfNeeded: word))
+                let next = count + UInt32(truncatingIfNeeded: word >> 32).nonzeroBitCount
+                let expected = w + 1 < index.count ? Int(UInt32(truncatingIfNeeded: index[w + 1])) : flagged
+                guard next == expected, next <= flagged else {
+                    return "grid index word \(w) counts \(count) + its flags cells with roads, not \(expected) (of \(flagged))"
+                }
+            }
+            for cell in block where FlagWords.isFlagged(index, cell) {
+                let k = FlagWords.flagged(index, before: cell)
+                let lo = first[k], hi = first[k + 1]
+                guard lo <= hi, Int(hi) <= cellEdges.count else {
+                    return "grid cell \(cell) has entries \(lo) ..< \(hi), not within the \(cellEdges.count) of gridCellEdges"
+                }
+                for i in Int(lo)..<Int(hi) {
+                    if Int(cellEdges[i]) >= edgeCount { return "gridCellEdges entry \(i) is \(cellEdges[i]), not below \(edgeCount)" }
+                    if !CellEdgeBox.isOrdered(boxes[i]) { return "gridCellEdgeBox entry \(i) has its sides out of order (0x\(String(boxes[i], radix: 16)))" }
+                }
+            }
+            return nil
+        }
     }
 
     /// Whether cell `cell` (below rows × columns) lists any edge.
     @inline(__always) public func hasEntries(_ cell: Int) -> Bool { FlagWords.isFlagged(index, cell) }
 
     /// The entries of cell `cell` (below rows × columns) in gridCellEdges: none for a cell
-    /// without roads.
+    /// without roads, or of a block that failed its checks.
     @inline(__always) public func entries(_ cell: Int) -> Range<Int> {
         guard hasEntries(cell) else { return 0..<0 }
+        if let checks, !checks.passed(cell) { return 0..<0 }
         let k = FlagWords.flagged(index, before: cell)
-        return Int(first[k])..<Int(first[k + 1])
+        return Range(uncheckedBounds: (Int(first[k]), Int(first[k + 1])))
     }
 
     /// What the file stores for the offsets of every cell (`cellFirst[c] ..< cellFirst[c + 1]`

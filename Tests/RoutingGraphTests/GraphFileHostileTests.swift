@@ -121,12 +121,6 @@ final class GraphFileHostileTests: XCTestCase {
             // direction without speed, or too slow over too long a road for an exact weight.
             (.edgeRecords, { i, old in i == 14 ? 0 : old }, "drives edge 1 forward at 0 km/h × 10 over"),
             (.edgeRecords, { i, old in i == 14 ? 0x0001_0001 : i == 11 ? 0xFFFF_FFFF : old }, "drives edge 1 forward at 1 km/h × 10 over 4294967295 cm"),
-            (.gridCellEdges, { i, old in i == 2 ? 0xFFFF_FFF0 : old }, "section gridCellEdges entry 2 is 4294967280, not below"),
-            // gridCellIndex holds (cells with roads before, flags) per 32 cells: entry 0 is word 0's count.
-            (.gridCellIndex, { i, old in i == 0 ? old + 1 : old }, "section gridCellIndex: word 0 counts 1 cells with roads before it, not 0"),
-            (.gridCellFirst, { i, old in i == 1 ? 0xFFFF_FFF0 : old }, "section gridCellFirst decreases at entry 1"),
-            // Two u16 boxes per u32: entry 0 gets south side 15 and north side 0.
-            (.gridCellEdgeBox, { i, old in i == 0 ? 0x000F_000F : old }, "section gridCellEdgeBox entry 0 has its sides out of order"),
         ]
         for (section, value, expected) in cases {
             let path = dir.appendingPathComponent("known-\(section).chg").path
@@ -177,6 +171,36 @@ final class GraphFileHostileTests: XCTestCase {
                 XCTAssertTrue(error is InputError, "\(error)")
                 XCTAssertTrue("\(error)".contains("damaged graph file: "), "\(error)")
                 XCTAssertTrue("\(error)".contains(expected), "\(error)")
+                XCTAssertFalse("\(error)".contains("\n"))
+            }
+        }
+    }
+
+    /// Damage in the snapping grid does not stop the open either (its cells are checked block by
+    /// block as snapping reaches them): the block's check finds it (a cell of a failed block has
+    /// no roads), and `verify()` names it as the open did before.
+    func testGridDamageIsFoundByTheBlockChecksAndByVerify() throws {
+        let (m, dir) = try mutator(small: true)
+        let cases: [(GraphFileFormat.Section, (Int, UInt32) -> UInt32, byBlock: String, byVerify: String)] = [
+            (.gridCellEdges, { i, old in i == 2 ? 0xFFFF_FFF0 : old }, "gridCellEdges entry 2 is 4294967280, not below",
+             "section gridCellEdges entry 2 is 4294967280, not below"),
+            // gridCellIndex holds (cells with roads before, flags) per 32 cells: entry 0 is word 0's count.
+            (.gridCellIndex, { i, old in i == 0 ? old + 1 : old }, "grid index word 0 counts 1 + its flags",
+             "section gridCellIndex: word 0 counts 1 cells with roads before it, not 0"),
+            (.gridCellFirst, { i, old in i == 1 ? 0xFFFF_FFF0 : old }, "has entries", "section gridCellFirst decreases at entry 1"),
+            // Two u16 boxes per u32: entry 0 gets south side 15 and north side 0.
+            (.gridCellEdgeBox, { i, old in i == 0 ? 0x000F_000F : old }, "gridCellEdgeBox entry 0 has its sides out of order",
+             "section gridCellEdgeBox entry 0 has its sides out of order"),
+        ]
+        for (section, value, byBlock, byVerify) in cases {
+            let path = dir.appendingPathComponent("grid-\(section).chg").path
+            try Data(m.rewriting(section, value)).write(to: URL(fileURLWithPath: path))
+            let file = try GraphFile(path: path)
+            XCTAssertEqual(file.gridChecks.passedBlockCount, 0, "\(section)")
+            XCTAssertFalse(file.gridChecks.checkAll(), "\(section)")
+            XCTAssertTrue(file.gridChecks.problem?.contains(byBlock) ?? false, "\(section): \(file.gridChecks.problem ?? "none")")
+            XCTAssertThrowsError(try file.verify(), "\(section)") { error in
+                XCTAssertTrue("\(error)".contains("damaged graph file: \(byVerify)"), "\(error)")
                 XCTAssertFalse("\(error)".contains("\n"))
             }
         }
