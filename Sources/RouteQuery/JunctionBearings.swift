@@ -33,7 +33,7 @@ extension StepBuilder {
                       ends: UnsafeMutableBufferPointer<Double>) -> JunctionBearings {
         let arriving = data.bearingArriving(a.edge, a.direction, at: at)
         let leaving = data.bearingLeaving(b.edge, b.direction, at: at)
-        let first = Int(data.nodeFirstEnd[node])
+        let first = data.ends(of: node).lowerBound
         for i in ends.indices {
             let ed = Int(data.nodeEnds[first + i]), e = ed >> 1, d = ed & 1
             ends[i] = e == b.edge && d == b.direction ? leaving : data.bearingLeaving(e, d, at: at)
@@ -49,7 +49,7 @@ extension StepBuilder {
         else { return nil }
         var bound = arriving.bound
         var leaving = -1.0
-        let first = Int(data.nodeFirstEnd[node])
+        let first = data.ends(of: node).lowerBound
         for i in ends.indices {
             let ed = Int(data.nodeEnds[first + i]), e = ed >> 1, d = ed & 1
             let (p0, p1) = data.leavingSegment(e, d)

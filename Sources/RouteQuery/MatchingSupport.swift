@@ -12,8 +12,8 @@ extension RoutingData {
     @inline(__always) public func forEachTurn(from r: UInt32, _ body: (UInt32) -> Void) {
         let direction = Int(rankEdgeDirection[Int(r)])
         let junction = endNode(direction >> 1, direction & 1)
-        guard junction + 1 < nodeFirstEnd.count else { return }
-        for i in Int(nodeFirstEnd[junction])..<Int(nodeFirstEnd[junction + 1]) {
+        guard junction < nodeCount else { return }
+        for i in ends(of: junction) {
             forEachCopy(ofEdgeDirection: nodeEnds[i]) { c in
                 if ch.hasOriginalArc(from: r, to: c) { body(c) }
             }

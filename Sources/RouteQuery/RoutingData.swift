@@ -14,7 +14,11 @@ public final class RoutingData: @unchecked Sendable {
     public let rankCount: Int
 
     public let nodeControl: UnsafeBufferPointer<UInt8>
-    public let nodeFirstEnd: UnsafeBufferPointer<UInt32>
+    /// Each node's road ends are `nodeEnds[ends(of: node)]`, read through `ends(of:)` only (it
+    /// checks the node's block first): kept for prefetching.
+    let nodeFirstEnd: UnsafeBufferPointer<UInt32>
+    private let nodeEndChecks: BlockChecks
+    private let nodeEndBits: UnsafePointer<UInt64>
     public let nodeEnds: UnsafeBufferPointer<UInt32>
     /// `edgeCount + 1` records, the last a sentinel (`EdgeRecord`).
     public let edges: UnsafeBufferPointer<EdgeRecord>
@@ -40,6 +44,8 @@ public final class RoutingData: @unchecked Sendable {
         rankCount = file.scalar(.edgeBasedNodeCount)
         nodeControl = file.array(.nodeControl)
         nodeFirstEnd = file.array(.nodeFirstEnd)
+        nodeEndChecks = file.nodeEndChecks
+        nodeEndBits = nodeEndChecks.passedBits
         nodeEnds = file.array(.nodeEnds)
         edges = file.edges
         shapes = EdgeShapes(file)
@@ -56,6 +62,16 @@ public final class RoutingData: @unchecked Sendable {
 
     public func string(_ i: UInt32) -> String { strings[Int(i)] }
 
+    /// Node `node`'s road ends in `nodeEnds` (`node` below `nodeCount`), once its block has
+    /// passed its checks (`GraphFile.nodeEndChecks`); none for a node of a block that failed.
+    @inline(__always) public func ends(of node: Int) -> Range<Int> {
+        if !BlockChecks.passed(node, shift: GraphFile.nodeEndBlockShift, bits: nodeEndBits),
+           !nodeEndChecks.checkBlock(node &>> GraphFile.nodeEndBlockShift) {
+            return 0..<0
+        }
+        return Range(uncheckedBounds: (Int(nodeFirstEnd[node]), Int(nodeFirstEnd[node &+ 1])))
+    }
+
     /// The damage a search found in a block of the hierarchy (`CHGraphView.blockChecks`) or
     /// snapping found in a block of the grid (`GridCells.blockChecks`), or nil. Such a block
     /// reads as ranks without arcs or cells without roads, so an answer computed after it may be
@@ -63,6 +79,7 @@ public final class RoutingData: @unchecked Sendable {
     public var damage: InputError? {
         if let problem = ch.checks?.problem { return InputError(file: file.path, "damaged graph file: hierarchy: \(problem)") }
         if let problem = file.gridChecks.problem { return InputError(file: file.path, "damaged graph file: snapping grid: \(problem)") }
+        if let problem = nodeEndChecks.problem { return InputError(file: file.path, "damaged graph file: node ends: \(problem)") }
         return nil
     }
 
@@ -137,7 +154,7 @@ public final class RoutingData: @unchecked Sendable {
         let direction = Int(rankEdgeDirection[Int(r)])
         let junction = endNode(direction >> 1, direction & 1)
         var turns: [(head: UInt32, weight: UInt32)] = []
-        for i in Int(nodeFirstEnd[junction])..<Int(nodeFirstEnd[junction + 1]) {
+        for i in ends(of: junction) {
             // Copies for via-way restrictions drive the same directions out of the junction.
             forEachCopy(ofEdgeDirection: nodeEnds[i]) { c in
                 if let w = ch.originalArcWeight(from: r, to: c) { turns.append((c, w)) }

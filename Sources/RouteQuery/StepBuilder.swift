@@ -251,7 +251,7 @@ struct StepBuilder {
         let node = j.node
         // The bearing of every road leaving the node, for the intersection and the other exits:
         // on the stack (nearly every junction that gets here makes a step, so all are needed).
-        let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
+        let ends = data.ends(of: node), first = ends.lowerBound, end = ends.upperBound
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: end - first) { ends in
             let at = data.junctionLatitude(arriving: a.edge, a.direction)
             let bearings = junctionBearings(from: a, to: b, node: node, at: at, ends: ends)
@@ -343,8 +343,8 @@ struct StepBuilder {
     private func otherExitAngles(node: Int, arriving: Double, except chosen: DrivenPiece, bearings: UnsafeBufferPointer<Double>,
                                  into out: UnsafeMutableBufferPointer<Double>) -> UnsafeBufferPointer<Double> {
         var count = 0
-        let first = Int(data.nodeFirstEnd[node])
-        for i in first..<Int(data.nodeFirstEnd[node + 1]) {
+        let ends = data.ends(of: node), first = ends.lowerBound
+        for i in ends {
             let ed = Int(data.nodeEnds[i])
             let e = ed >> 1, d = ed & 1
             guard data.edgeDirectionRank[ed] != UInt32.max, !(e == chosen.edge && d == chosen.direction) else { continue }
@@ -360,7 +360,7 @@ struct StepBuilder {
     /// OSRM's intersection: bearings of every road at the node (sorted), the one arrived on, the one taken.
     func intersection(node: Int, arriving: DrivenPiece, leaving: DrivenPiece, bearings: UnsafeBufferPointer<Double>)
         -> (IntersectionBearings, Int?, Int?) {
-        let first = Int(data.nodeFirstEnd[node]), count = bearings.count
+        let first = data.ends(of: node).lowerBound, count = bearings.count
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { keyed in
             // The rounded bearing above the road's place at the node: sorted, ties stay in node
             // order, as a stable sort by bearing leaves them (a handful of roads: by insertion).

@@ -67,7 +67,7 @@ extension StepBuilder {
         let node = j.node
         // Where OSRM sees no intersection at all (`NoTurn`), neither step nor junction.
         if passesDriveways(node, from: a) || splitsDividedRoad(node) { return false }
-        let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
+        let ends = data.ends(of: node), first = ends.lowerBound, end = ends.upperBound
         withUnsafeTemporaryAllocation(of: Double.self, capacity: end - first) { ends in
             let bearings = junctionBearings(from: a, to: b, node: node, ends: ends)
             let angle = turnAngle(arriving: bearings.arriving, leaving: bearings.leaving)
@@ -92,7 +92,7 @@ extension StepBuilder {
     /// then no turn at all.
     func passesDriveways(_ node: Int, from a: DrivenPiece) -> Bool {
         guard !RoadShapeAhead.isLowPriority(roadClass: data.edges[a.edge].roadClass) else { return false }
-        let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
+        let ends = data.ends(of: node), first = ends.lowerBound, end = ends.upperBound
         var low = 0
         for i in first..<end where RoadShapeAhead.isLowPriority(roadClass: data.edges[Int(data.nodeEnds[i]) >> 1].roadClass) {
             low += 1
@@ -107,7 +107,7 @@ extension StepBuilder {
     static let mergableAngle = 95.0
 
     func splitsDividedRoad(_ node: Int) -> Bool {
-        let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
+        let ends = data.ends(of: node), first = ends.lowerBound, end = ends.upperBound
         guard end - first == 3 else { return false }
         let noRank = UInt32.max
         for i in first..<end {
@@ -150,7 +150,7 @@ extension StepBuilder {
         let from = facts.arrivingRank, node = Int(facts.junction)
         guard from != UInt32.max, node >= 0 else { return 0 }
         var count = 0
-        for i in Int(data.nodeFirstEnd[node])..<Int(data.nodeFirstEnd[node + 1]) {
+        for i in data.ends(of: node) {
             let to = data.edgeDirectionRank[Int(data.nodeEnds[i])]
             guard to != UInt32.max, data.ch.hasOriginalArc(from: from, to: to) else { continue }
             count += 1

@@ -23,7 +23,7 @@ extension StepBuilder {
         var into = TurnSides(), outOf = TurnSides()
         var onewayIn = false, onewayOut = false
         // Roads into the start: their turn onto the edge.
-        for i in Int(data.nodeFirstEnd[start])..<Int(data.nodeFirstEnd[start + 1]) {
+        for i in data.ends(of: start) {
             let ed = Int(data.nodeEnds[i]), e2 = ed >> 1, d2 = ed & 1
             guard data.endNode(e2, d2) != end, data.edgeDirectionRank[ed ^ 1] != noRank else { continue }
             var inBearing = data.bearingLeaving(e2, d2) + 180
@@ -37,7 +37,7 @@ extension StepBuilder {
         }
         guard onewayIn else { return false }
         // Roads out of the end: the turn off the edge onto them.
-        for i in Int(data.nodeFirstEnd[end])..<Int(data.nodeFirstEnd[end + 1]) {
+        for i in data.ends(of: end) {
             let ed = Int(data.nodeEnds[i]), e2 = ed >> 1, d2 = ed & 1
             guard data.endNode(e2, d2) != start, data.edgeDirectionRank[ed] != noRank else { continue }
             let angle = turnAngle(arriving: arriving, leaving: data.bearingLeaving(e2, d2))

@@ -33,7 +33,7 @@ extension StepBuilder {
     /// it by at most `sliproadTurnAngle` to a junction of three or four roads, where a road
     /// leads on to that same junction of the main road, the three corners enclosing a small area.
     func isSliproad(at node: Int, from a: DrivenPiece, to b: DrivenPiece, arriving: Double) -> Bool {
-        let first = Int(data.nodeFirstEnd[node]), end = Int(data.nodeFirstEnd[node + 1])
+        let ends = data.ends(of: node), first = ends.lowerBound, end = ends.upperBound
         guard end - first >= 3 else { return false }
         let slip = data.edges[b.edge], from = data.edges[a.edge]
         guard slip.flags & EdgeFlags.roundabout == 0, !RoadShapeAhead.isLowPriority(roadClass: slip.roadClass),
@@ -53,9 +53,9 @@ extension StepBuilder {
               let mainJunction = junctionAhead(from: node, along: main, within: Self.maxSliproadMeters * Self.sliproadScale(from.roadClass)),
               let target = junctionAhead(from: node, along: b.edge << 1 | b.direction, within: .infinity)
         else { return false }
-        let targetFirst = Int(data.nodeFirstEnd[target.node]), targetEnd = Int(data.nodeFirstEnd[target.node + 1])
+        let targetEnds = data.ends(of: target.node), targetFirst = targetEnds.lowerBound, targetEnd = targetEnds.upperBound
         guard (3...4).contains(targetEnd - targetFirst), target.node != mainJunction.node, target.node != node,
-              mainJunction.node != node, Int(data.nodeFirstEnd[mainJunction.node + 1] - data.nodeFirstEnd[mainJunction.node]) >= 3
+              mainJunction.node != node, data.ends(of: mainJunction.node).count >= 3
         else { return false }
         // The corner cut: half the main road's length to its junction times the distance from
         // there to the sliproad's end.
@@ -95,8 +95,8 @@ extension StepBuilder {
         var n = data.endNode(e, d)
         var hops = 0
         while meters <= within {
-            let first = Int(data.nodeFirstEnd[n])
-            guard data.nodeFirstEnd[n + 1] - data.nodeFirstEnd[n] == 2, n != node, hops < 16 else { return (n, e, d) }
+            let first = data.ends(of: n).lowerBound
+            guard data.ends(of: n).count == 2, n != node, hops < 16 else { return (n, e, d) }
             let next = Int(data.nodeEnds[first]) >> 1 == e ? Int(data.nodeEnds[first + 1]) : Int(data.nodeEnds[first])
             e = next >> 1
             d = next & 1
@@ -111,7 +111,7 @@ extension StepBuilder {
 
     /// A junction's place: where its first road end starts.
     private func location(of node: Int) -> GeoPoint {
-        let ed = Int(data.nodeEnds[Int(data.nodeFirstEnd[node])])
+        let ed = Int(data.nodeEnds[data.ends(of: node).lowerBound])
         let p = data.leavingSegment(ed >> 1, ed & 1).0
         return GeoPoint(lon: Double(p.lonE7) / 1e7, lat: Double(p.latE7) / 1e7)
     }

@@ -12,7 +12,7 @@ extension StepBuilder {
     static let endOfRoadMaxEnds = 8
 
     func isEndOfRoad(node: Int, from a: DrivenPiece, arriving: Double, bearings: UnsafeBufferPointer<Double>) -> Bool {
-        let first = Int(data.nodeFirstEnd[node]), count = Int(data.nodeFirstEnd[node + 1]) - first
+        let ends = data.ends(of: node), first = ends.lowerBound, count = ends.count
         guard count >= 3, count <= Self.endOfRoadMaxEnds else { return false }
         let name = data.edges[a.edge].name
         let noRank = UInt32.max

@@ -28,7 +28,7 @@ struct StepJunction {
 extension StepBuilder {
     func junction(from a: DrivenPiece, to b: DrivenPiece, points: LegPoints) -> StepJunction {
         let node = data.endNode(a.edge, a.direction)
-        let roads = Int(data.nodeFirstEnd[node + 1] - data.nodeFirstEnd[node])
+        let roads = data.ends(of: node).count
         let ea = data.edges[a.edge], eb = data.edges[b.edge]
         let inRoundabout = ea.flags & EdgeFlags.roundabout != 0, toRoundabout = eb.flags & EdgeFlags.roundabout != 0
         let classA = ea.roadClass, classB = eb.roadClass
@@ -70,17 +70,16 @@ extension StepBuilder {
         guard let ends = data.nodeEnds.baseAddress, let ranks = data.edgeDirectionRank.baseAddress,
               let edges = data.edges.baseAddress
         else { return }
-        let first = data.nodeFirstEnd
-        for j in junctions where !j.isQuiet || j.roads >= 3 { offgrid_prefetch(ends + Int(first[j.node])) }
+        for j in junctions where !j.isQuiet || j.roads >= 3 { offgrid_prefetch(ends + data.ends(of: j.node).lowerBound) }
         for j in junctions where !j.isQuiet || j.roads >= 3 {
-            for i in Int(first[j.node])..<Int(first[j.node + 1]) {
+            for i in data.ends(of: j.node) {
                 let ed = Int(ends[i])
                 offgrid_prefetch(ranks + ed)
                 offgrid_prefetch(edges + ed >> 1)
             }
         }
         for j in junctions where !j.isQuiet || j.roads >= 3 {
-            for i in Int(first[j.node])..<Int(first[j.node + 1]) {
+            for i in data.ends(of: j.node) {
                 // The segment leaving the junction: the junction's own coordinates (one point
                 // all its roads share) and the point after it on the edge.
                 let ed = Int(ends[i]), e = ed >> 1

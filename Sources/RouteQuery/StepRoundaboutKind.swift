@@ -62,7 +62,7 @@ extension StepBuilder {
         var current = node
         var closed = false
         for _ in 0..<256 {
-            let first = Int(data.nodeFirstEnd[current]), end = Int(data.nodeFirstEnd[current + 1])
+            let ends = data.ends(of: current), first = ends.lowerBound, end = ends.upperBound
             if end - first > 2 {
                 junctions += 1
                 if end - first > 3 { simpleJunctions = false }
@@ -119,7 +119,7 @@ extension StepBuilder {
         var current = node
         for _ in 0..<256 {
             var next = -1
-            for i in Int(data.nodeFirstEnd[current])..<Int(data.nodeFirstEnd[current + 1]) {
+            for i in data.ends(of: current) {
                 let ed = Int(data.nodeEnds[i])
                 let edge = data.edges[ed >> 1]
                 if edge.flags & EdgeFlags.roundabout == 0 {

@@ -12,8 +12,8 @@ extension StepBuilder {
     func roundaboutExits(at node: Int, entry: DrivenPiece? = nil, rightOf ringAngle: Double = 0, arriving: Double = 0,
                                  bearings: UnsafeBufferPointer<Double>? = nil) -> Int {
         var exit = false, lowPriorityExit = false, lowPriorityRing = false
-        let first = Int(data.nodeFirstEnd[node])
-        for i in first..<Int(data.nodeFirstEnd[node + 1]) {
+        let ends = data.ends(of: node), first = ends.lowerBound
+        for i in ends {
             let ed = Int(data.nodeEnds[i])
             if let entry, let bearings {
                 guard ed >> 1 != entry.edge else { continue }
@@ -57,9 +57,9 @@ extension StepBuilder {
     /// bearing of the node's k-th road end.
     func roundaboutTouched(at node: Int, from a: DrivenPiece, angle: Double, arriving: Double,
                            bearings: UnsafeBufferPointer<Double>) -> ManeuverType? {
-        let first = Int(data.nodeFirstEnd[node])
+        let ends = data.ends(of: node), first = ends.lowerBound
         var ringOut = -1, ringRoadsRight = 0
-        for i in first..<Int(data.nodeFirstEnd[node + 1]) {
+        for i in ends {
             let ed = Int(data.nodeEnds[i])
             guard data.edges[ed >> 1].flags & EdgeFlags.roundabout != 0 else { continue }
             if data.edgeDirectionRank[ed] != UInt32.max { ringOut = ed }

@@ -145,7 +145,7 @@ extension StepBuilder {
     /// the node's k-th road end; `perceived` scratch of one per end.
     func turnRoads(node: Int, from a: DrivenPiece, endBearings: UnsafeBufferPointer<Double>, into roads: UnsafeMutableBufferPointer<TurnRoad>,
                    perceived: UnsafeMutableBufferPointer<Double>, scratch: RoadScratch, at junction: JunctionLatitude) -> Int? {
-        let first = Int(data.nodeFirstEnd[node]), count = endBearings.count
+        let first = data.ends(of: node).lowerBound, count = endBearings.count
         guard count <= Self.maxTurnRoads, count <= roads.count else { return nil }
         var inEnd = -1
         for k in 0..<count {

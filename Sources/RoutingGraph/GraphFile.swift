@@ -35,6 +35,9 @@ public final class GraphFile {
     public private(set) var hierarchyChecks = BlockChecks(count: 0, shift: 0) { _ in nil }
     /// The snapping grid's, block of cells by block as snapping reaches them (`GridCells.blockChecks`).
     public private(set) var gridChecks = BlockChecks(count: 0, shift: 0) { _ in nil }
+    /// The nodes' road ends', block of nodes by block as readers reach them (`makeNodeEndChecks`).
+    public private(set) var nodeEndChecks = BlockChecks(count: 0, shift: 0) { _ in nil }
+    public static let nodeEndBlockShift = 12
     public var edgeDirectionRank: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(edgeDirectionRanks.words) }
 
     /// How a process will use the file, which decides the pages it is mapped with.
@@ -122,6 +125,7 @@ public final class GraphFile {
         gridChecks = GridCells.blockChecks(cells: scalar(.gridRows) * scalar(.gridColumns), index: array(.gridCellIndex),
                                            first: array(.gridCellFirst), cellEdges: array(.gridCellEdges),
                                            boxes: array(.gridCellEdgeBox), edgeCount: scalar(.edgeCount))
+        nodeEndChecks = makeNodeEndChecks()
     }
 
     /// A u64 size or offset from the header as an `Int`: one past `Int.max` cannot describe
@@ -182,6 +186,7 @@ public final class GraphFile {
     public func verify() throws {
         do {
             try checkGridWhole()
+            try checkNodeEndsWhole()
         } catch let d as Damage {
             throw InputError(file: path, "damaged graph file: \(d.message)")
         }

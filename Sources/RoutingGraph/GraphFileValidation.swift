@@ -136,11 +136,38 @@ extension GraphFile {
     }
 
     private func checkNodesAndEdges() throws {
-        let n = scalar(.nodeCount), e = scalar(.edgeCount)
+        let n = scalar(.nodeCount)
         try checkNodeCoordinates()
         try checkEdges()
         try checkOffsets(.stringOffsets, into: .stringBytes)
-        // A node's ends are edge directions that really end there (2e: leaves from, 2e+1: reaches to).
+        // A node's ends: checked block by block as readers reach them (`nodeEndChecks`).
+        let first: UnsafeBufferPointer<UInt32> = array(.nodeFirstEnd)
+        guard first[0] == 0, Int(first[n]) == count(.nodeEnds) else {
+            throw Damage(message: "section nodeFirstEnd does not run from 0 to the \(count(.nodeEnds)) entries of nodeEnds")
+        }
+    }
+
+    /// Blocks of `1 << nodeEndBlockShift` nodes whose road ends (nodeFirstEnd, nodeEnds) are
+    /// checked when a reader first reaches one: offsets not decreasing and within nodeEnds,
+    /// ends below 2 × edgeCount (`verify()` checks that each really ends at its node).
+    func makeNodeEndChecks() -> BlockChecks {
+        let first: UnsafeBufferPointer<UInt32> = array(.nodeFirstEnd), ends: UnsafeBufferPointer<UInt32> = array(.nodeEnds)
+        let directions = UInt32(2 * scalar(.edgeCount)), total = UInt32(ends.count)
+        return BlockChecks(count: scalar(.nodeCount), shift: Self.nodeEndBlockShift) { nodes in
+            for v in nodes where first[v] > first[v + 1] || first[v + 1] > total {
+                return "node \(v) has road ends \(first[v]) ..< \(first[v + 1]), not within the \(total) of nodeEnds"
+            }
+            for i in Int(first[nodes.lowerBound])..<Int(first[nodes.upperBound]) where ends[i] >= directions {
+                return "nodeEnds entry \(i) is \(ends[i]), not below \(directions)"
+            }
+            return nil
+        }
+    }
+
+    /// Every node's road ends, whole: what the block checks check, and that each end really ends
+    /// at its node (2e: leaves from, 2e+1: reaches to).
+    func checkNodeEndsWhole() throws {
+        let n = scalar(.nodeCount), e = scalar(.edgeCount)
         try checkOffsets(.nodeFirstEnd, into: .nodeEnds)
         let first: UnsafeBufferPointer<UInt32> = array(.nodeFirstEnd), ends: UnsafeBufferPointer<UInt32> = array(.nodeEnds)
         let edges = self.edges

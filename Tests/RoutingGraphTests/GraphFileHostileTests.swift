@@ -98,7 +98,6 @@ final class GraphFileHostileTests: XCTestCase {
     func testKnownCrashingDamageIsRefusedWithOneLine() throws {
         let (m, dir) = try mutator(small: true)
         let cases: [(GraphFileFormat.Section, (Int, UInt32) -> UInt32, String)] = [
-            (.nodeEnds, { _, _ in 0x0FFF_FFFF }, "section nodeEnds entry 0 (268435455) is not an end of node 0"),
             // Rank 1 given rank 0's edge direction; rank 0 an edge direction past the last.
             (.rankEdgeDirection, { i, old in i == 1 ? 0 : i == 0 ? 0 : old }, "section rankEdgeDirection entry 1 (0) repeats entry 0"),
             (.rankEdgeDirection, { i, old in i == 0 ? 0xFFFF_FFF0 : old }, "section rankEdgeDirection entry 0 is 4294967280, not below"),
@@ -176,9 +175,9 @@ final class GraphFileHostileTests: XCTestCase {
         }
     }
 
-    /// Damage in the snapping grid does not stop the open either (its cells are checked block by
-    /// block as snapping reaches them): the block's check finds it (a cell of a failed block has
-    /// no roads), and `verify()` names it as the open did before.
+    /// Damage in the snapping grid or in the nodes' road ends does not stop the open either (they
+    /// are checked block by block as readers reach them): the block's check finds it (a cell of a
+    /// failed block has no roads, a node no road ends), and `verify()` names it as the open did.
     func testGridDamageIsFoundByTheBlockChecksAndByVerify() throws {
         let (m, dir) = try mutator(small: true)
         let cases: [(GraphFileFormat.Section, (Int, UInt32) -> UInt32, byBlock: String, byVerify: String)] = [
@@ -192,13 +191,18 @@ final class GraphFileHostileTests: XCTestCase {
             (.gridCellEdgeBox, { i, old in i == 0 ? 0x000F_000F : old }, "gridCellEdgeBox entry 0 has its sides out of order",
              "section gridCellEdgeBox entry 0 has its sides out of order"),
         ]
-        for (section, value, byBlock, byVerify) in cases {
+        // And a node's road ends, block of nodes by block (`nodeEndChecks`).
+        let nodeEnds: (GraphFileFormat.Section, (Int, UInt32) -> UInt32, byBlock: String, byVerify: String) =
+            (.nodeEnds, { _, _ in 0x0FFF_FFFF }, "nodeEnds entry 0 is 268435455, not below",
+             "section nodeEnds entry 0 (268435455) is not an end of node 0")
+        for (section, value, byBlock, byVerify) in cases + [nodeEnds] {
             let path = dir.appendingPathComponent("grid-\(section).chg").path
             try Data(m.rewriting(section, value)).write(to: URL(fileURLWithPath: path))
             let file = try GraphFile(path: path)
-            XCTAssertEqual(file.gridChecks.passedBlockCount, 0, "\(section)")
-            XCTAssertFalse(file.gridChecks.checkAll(), "\(section)")
-            XCTAssertTrue(file.gridChecks.problem?.contains(byBlock) ?? false, "\(section): \(file.gridChecks.problem ?? "none")")
+            let checks = section == .nodeEnds ? file.nodeEndChecks : file.gridChecks
+            XCTAssertEqual(checks.passedBlockCount, 0, "\(section)")
+            XCTAssertFalse(checks.checkAll(), "\(section)")
+            XCTAssertTrue(checks.problem?.contains(byBlock) ?? false, "\(section): \(checks.problem ?? "none")")
             XCTAssertThrowsError(try file.verify(), "\(section)") { error in
                 XCTAssertTrue("\(error)".contains("damaged graph file: \(byVerify)"), "\(error)")
                 XCTAssertFalse("\(error)".contains("\n"))
