@@ -206,7 +206,7 @@ fuzz-seeds: build
 # store concurrency) and of the readers, under ThreadSanitizer and then AddressSanitizer, each in
 # its own build directory; any report fails the run. Suppressions (Tests/sanitizers/*.supp) only
 # with a written reason.
-SANITIZED_TESTS ?= OffgridCoreTests|OSMPBFTests|RoutingTilesTests|RoutingPacksTests|PackContainerTests|MapPacksTests|RouteQueryTests\.(Batch|GPXFuzz)|OSRMServerTests\.(OSRMServerTests|ProfileRoutingTests)|TileServerTests|TileStoreTests|RoutingGraphTests\.(SampleGraphTests|GraphFileHeaderSizeTests)|TileSourcesTests|StylePacksTests|RoutingProfileTests
+SANITIZED_TESTS ?= OffgridCoreTests|OSMPBFTests|RoutingTilesTests|RoutingPacksTests|PackContainerTests|MapPacksTests|RouteQueryTests\.(Batch|GPXFuzz)|OSRMServerTests\.(OSRMServerTests|ProfileRoutingTests|DamagedGraphServerTests)|TileServerTests|TileStoreTests|RoutingGraphTests\.(SampleGraphTests|GraphFileHeaderSizeTests|GraphFileHostileTests)|TileSourcesTests|StylePacksTests|RoutingProfileTests
 TSAN_OPTIONS_RUN := halt_on_error=1 second_deadlock_stack=1 suppressions=$(abspath Tests/sanitizers/tsan.supp)
 ASAN_OPTIONS_RUN := halt_on_error=1 detect_leaks=0 suppressions=$(abspath Tests/sanitizers/asan.supp)
 
