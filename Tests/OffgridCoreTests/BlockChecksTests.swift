@@ -1,5 +1,6 @@
 import Foundation
 import OffgridCore
+import TestSupport
 import XCTest
 
 /// `BlockChecks`: each block is checked once, on first use, whichever thread reaches it first;
@@ -26,7 +27,7 @@ final class BlockChecksTests: XCTestCase {
         XCTAssertNil(checks.problem)
         // Eight threads ask for every element of the first half, in different orders.
         let verdicts = Parallel.map(count: 8, threads: 8) { t -> [Bool] in
-            var rng = SplitMix(seed: UInt64(t + 1))
+            var rng = SplitMix64(seed: UInt64(t + 1))
             var seen = [Bool](repeating: false, count: 50_000)
             for _ in 0..<200_000 {
                 let i = Int(rng.next() % 50_000)
@@ -50,17 +51,5 @@ final class BlockChecksTests: XCTestCase {
         for b in 0..<blocks { XCTAssertEqual(counter[b], 1, "block \(b)") }
         XCTAssertFalse(checks.passed(300 * 256 + 5))
         XCTAssertEqual(counter[300], 1)
-    }
-
-    private struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -124,12 +124,18 @@ final class GraphFileHostileTests: XCTestCase {
         for (section, value, expected) in cases {
             let path = dir.appendingPathComponent("known-\(section).chg").path
             try Data(m.rewriting(section, value)).write(to: URL(fileURLWithPath: path))
-            XCTAssertThrowsError(try GraphFile(path: path), "\(section)") { error in
-                XCTAssertTrue(error is InputError, "\(error)")
-                XCTAssertTrue("\(error)".contains("damaged graph file: "), "\(error)")
-                XCTAssertTrue("\(error)".contains(expected), "\(error)")
-                XCTAssertFalse("\(error)".contains("\n"))
-            }
+            assertDamage(try GraphFile(path: path), expected, "\(section)")
+        }
+    }
+
+    /// `expression` throws a one-line InputError about graph damage, containing `expected`.
+    private func assertDamage<T>(_ expression: @autoclosure () throws -> T, _ expected: String, _ what: String,
+                                 file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try expression(), what, file: file, line: line) { error in
+            XCTAssertTrue(error is InputError, "\(error)", file: file, line: line)
+            XCTAssertTrue("\(error)".contains("damaged graph file: "), "\(error)", file: file, line: line)
+            XCTAssertTrue("\(error)".contains(expected), "\(error)", file: file, line: line)
+            XCTAssertFalse("\(error)".contains("\n"), file: file, line: line)
         }
     }
 
@@ -166,12 +172,7 @@ final class GraphFileHostileTests: XCTestCase {
                 XCTAssertNotNil(problem, "\(section)")
                 XCTAssertFalse(problem?.contains("\n") ?? false)
             }
-            XCTAssertThrowsError(try file.verify(), "\(section)") { error in
-                XCTAssertTrue(error is InputError, "\(error)")
-                XCTAssertTrue("\(error)".contains("damaged graph file: "), "\(error)")
-                XCTAssertTrue("\(error)".contains(expected), "\(error)")
-                XCTAssertFalse("\(error)".contains("\n"))
-            }
+            assertDamage(try file.verify(), expected, "\(section)")
         }
     }
 
@@ -203,10 +204,7 @@ final class GraphFileHostileTests: XCTestCase {
             XCTAssertEqual(checks.passedBlockCount, 0, "\(section)")
             XCTAssertFalse(checks.checkAll(), "\(section)")
             XCTAssertTrue(checks.problem?.contains(byBlock) ?? false, "\(section): \(checks.problem ?? "none")")
-            XCTAssertThrowsError(try file.verify(), "\(section)") { error in
-                XCTAssertTrue("\(error)".contains("damaged graph file: \(byVerify)"), "\(error)")
-                XCTAssertFalse("\(error)".contains("\n"))
-            }
+            assertDamage(try file.verify(), "damaged graph file: \(byVerify)", "\(section)")
         }
     }
 
