@@ -33,9 +33,9 @@ struct NearestCommand: ParsableCommand {
         let data = try graph.load()
         let service = try RouteService(data: data, avoiding: try avoiding.metric(data))
         do {
-            try Render.print(try service.nearest(request), compact: output.compact)
+            try Render.print(try service.nearest(request), of: data, compact: output.compact)
         } catch let failure as QueryFailure {
-            try Render.print(failure, compact: output.compact)
+            try Render.print(failure, of: data, compact: output.compact)
         }
     }
 }

@@ -36,7 +36,7 @@ struct TableCommand: ParsableCommand {
             try Render.print(try table.table(sources: from, destinations: to, durations: wanted.contains("duration"),
                                              distances: wanted.contains("distance"), algorithm: graph.algorithm), of: data, compact: output.compact)
         } catch let failure as QueryFailure {
-            try Render.print(failure, compact: output.compact)
+            try Render.print(failure, of: data, compact: output.compact)
         }
     }
 }
