@@ -40,9 +40,7 @@ public struct CHGraphView: @unchecked Sendable {
     public let core: CHCoreTable?
     /// The checks a block of ranks passes before its arcs are read (a graph file's hierarchy,
     /// `blockChecks`); nil for a hierarchy built in memory, trusted.
-    public let checks: BlockChecks?
-    /// `checks`' bits, tested in `arcRange` without reaching the object.
-    private let passedBits: UnsafePointer<UInt64>?
+    private let gate: BlockChecks.Gate?
 
     /// Checks only the array lengths (O(1)); call `validate()` on untrusted data, or pass
     /// `checks`, and read arcs through `arcRange` only.
@@ -58,8 +56,7 @@ public struct CHGraphView: @unchecked Sendable {
         self.middle = middle
         precondition(core.map { $0.first + $0.size == nodeCount } ?? true, "the core must be the top ranks")
         self.core = core
-        self.checks = checks
-        passedBits = checks?.passedBits
+        gate = checks?.gate
     }
 
     /// The same arrays, read through `checks` (`arcRange`).
@@ -71,10 +68,7 @@ public struct CHGraphView: @unchecked Sendable {
     /// block has passed `checks` (checked on first use); empty for a rank of a block that failed.
     /// Every read of arcs goes through here or through an arc index it gave.
     @inline(__always) public func arcRange(_ v: Int) -> Range<Int> {
-        if let bits = passedBits, !BlockChecks.passed(v, shift: Self.checkedBlockShift, bits: bits),
-           !checks.unsafelyUnwrapped.checkBlock(v &>> Self.checkedBlockShift) {
-            return 0..<0
-        }
+        if let gate, !gate.passed(v) { return 0..<0 }
         return Range(uncheckedBounds: (Int(firstOut[v]), Int(firstOut[v &+ 1])))
     }
 
@@ -116,26 +110,18 @@ public struct CHGraphView: @unchecked Sendable {
         return problems.lazy.compactMap { $0 }.first
     }
 
+    /// The block checks' problems (`blockProblem`: heads, weights, direction order, middles
+    /// below), then, with `shortcutHalves`, every shortcut's two halves.
     private func problem(in ranks: Range<Int>, shortcutHalves: Bool, maxWeight: UInt32) -> String? {
+        if let problem = blockProblem(ranks: ranks, maxWeight: maxWeight) { return problem }
+        guard shortcutHalves else { return nil }
         // Shortcuts are met in arc order, so their middles are read in turn, not looked up.
         let firstArc = Int(firstOut[ranks.lowerBound])
         var nextShortcut = firstArc < arcs.count ? middle.firstShortcut(atOrAfter: firstArc) : 0
         for r in ranks {
-            var previousGroup = 0
-            for a in Int(firstOut[r])..<Int(firstOut[r + 1]) {
-                let h = head[a], d = direction[a]
-                if Int(h) >= nodeCount || h <= UInt32(r) { return "arc \(a) of rank \(r) points to rank \(h), not higher" }
-                if weight[a] > maxWeight { return "arc \(a) of rank \(r) has weight \(weight[a]), above \(maxWeight)" }
-                if d == 0 || d > 3 { return "arc \(a) has direction \(d)" }
-                // Forward-only (1), both (3), backward-only (2): the order searches rely on.
-                let group = d == 1 ? 0 : d == 3 ? 1 : 2
-                if group < previousGroup { return "arc \(a) of rank \(r) is out of direction order" }
-                previousGroup = group
-                guard middle.isShortcut(a) else { continue }
-                let m = middle.shortcutMiddle(nextShortcut)
+            for a in Int(firstOut[r])..<Int(firstOut[r + 1]) where middle.isShortcut(a) {
+                let m = middle.shortcutMiddle(nextShortcut), h = head[a], d = direction[a]
                 nextShortcut += 1
-                if m >= UInt32(r) { return "arc \(a) of rank \(r) has middle \(m), not lower" }
-                if !shortcutHalves { continue }
                 // Forward r → h, and backward h → r.
                 func halvesMatch(from: UInt32, to: UInt32) -> Bool {
                     guard let (a1, a2) = halves(from: from, to: to, via: m) else { return false }

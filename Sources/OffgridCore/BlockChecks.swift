@@ -15,7 +15,7 @@ public final class BlockChecks: @unchecked Sendable {
     public let shift: Int
     public let count: Int
     public let blockCount: Int
-    @usableFromInline let passedWords: UnsafeMutablePointer<UInt64>
+    private let passedWords: UnsafeMutablePointer<UInt64>
     private let wordCount: Int
     private let check: (Range<Int>) -> String?
     private let lock = NSLock()
@@ -47,20 +47,31 @@ public final class BlockChecks: @unchecked Sendable {
         (0..<wordCount).reduce(0) { $0 + offgrid_load_relaxed_u64(passedWords + $1).nonzeroBitCount }
     }
 
-    /// Whether element `i`'s block (`i` below `count`) passed its check, checking it on first use.
-    @inlinable @inline(__always) public func passed(_ i: Int) -> Bool {
-        Self.passed(i, shift: shift, bits: passedWords) || checkBlock(i &>> shift)
+    /// What a reader keeps beside its arrays to ask, in its hot loop, whether an element's block
+    /// passed: the bits and the shift in the reader's own value, so the usual answer (a set bit)
+    /// is one load that does not go through the object; a clear bit checks the block.
+    public struct Gate: @unchecked Sendable {
+        public let checks: BlockChecks
+        @usableFromInline let bits: UnsafePointer<UInt64>
+        @usableFromInline let shift: Int
+
+        public init(_ checks: BlockChecks) {
+            self.checks = checks
+            bits = UnsafePointer(checks.passedWords)
+            shift = checks.shift
+        }
+
+        /// Whether element `i`'s block (`i` below `count`) passed its check, checking it on first use.
+        @inlinable @inline(__always) public func passed(_ i: Int) -> Bool {
+            let block = i &>> shift
+            return offgrid_load_relaxed_u64(bits + (block &>> 6)) &>> UInt64(block & 63) & 1 != 0 || checks.checkBlock(block)
+        }
     }
 
-    /// The bits of the blocks passed so far, one per block: for a hot
-    /// reader that keeps them beside its arrays and tests them without reaching the object
-    /// (`passed(_:shift:bits:)`), calling `checkBlock` only on a clear bit.
-    public var passedBits: UnsafePointer<UInt64> { UnsafePointer(passedWords) }
+    public var gate: Gate { Gate(self) }
 
-    @inlinable @inline(__always) public static func passed(_ i: Int, shift: Int, bits: UnsafePointer<UInt64>) -> Bool {
-        let block = i &>> shift
-        return offgrid_load_relaxed_u64(bits + (block &>> 6)) &>> UInt64(block & 63) & 1 != 0
-    }
+    /// Whether element `i`'s block passed its check, checking it on first use (`Gate.passed`).
+    public func passed(_ i: Int) -> Bool { gate.passed(i) }
 
     /// Every block, checked now (for readers of the whole array). False if one failed.
     public func checkAll() -> Bool {

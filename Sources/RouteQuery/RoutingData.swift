@@ -17,8 +17,7 @@ public final class RoutingData: @unchecked Sendable {
     /// Each node's road ends are `nodeEnds[ends(of: node)]`, read through `ends(of:)` only (it
     /// checks the node's block first): kept for prefetching.
     let nodeFirstEnd: UnsafeBufferPointer<UInt32>
-    private let nodeEndChecks: BlockChecks
-    private let nodeEndBits: UnsafePointer<UInt64>
+    private let nodeEndGate: BlockChecks.Gate
     public let nodeEnds: UnsafeBufferPointer<UInt32>
     /// `edgeCount + 1` records, the last a sentinel (`EdgeRecord`).
     public let edges: UnsafeBufferPointer<EdgeRecord>
@@ -44,8 +43,7 @@ public final class RoutingData: @unchecked Sendable {
         rankCount = file.scalar(.edgeBasedNodeCount)
         nodeControl = file.array(.nodeControl)
         nodeFirstEnd = file.array(.nodeFirstEnd)
-        nodeEndChecks = file.nodeEndChecks
-        nodeEndBits = nodeEndChecks.passedBits
+        nodeEndGate = file.nodeEndChecks.gate
         nodeEnds = file.array(.nodeEnds)
         edges = file.edges
         shapes = EdgeShapes(file)
@@ -65,10 +63,7 @@ public final class RoutingData: @unchecked Sendable {
     /// Node `node`'s road ends in `nodeEnds` (`node` below `nodeCount`), once its block has
     /// passed its checks (`GraphFile.nodeEndChecks`); none for a node of a block that failed.
     @inline(__always) public func ends(of node: Int) -> Range<Int> {
-        if !BlockChecks.passed(node, shift: GraphFile.nodeEndBlockShift, bits: nodeEndBits),
-           !nodeEndChecks.checkBlock(node &>> GraphFile.nodeEndBlockShift) {
-            return 0..<0
-        }
+        guard nodeEndGate.passed(node) else { return 0..<0 }
         return Range(uncheckedBounds: (Int(nodeFirstEnd[node]), Int(nodeFirstEnd[node &+ 1])))
     }
 
@@ -77,9 +72,9 @@ public final class RoutingData: @unchecked Sendable {
     /// reads as ranks without arcs or cells without roads, so an answer computed after it may be
     /// wrong: every reader that prints or serves one asks here first (`throwIfDamaged`).
     public var damage: InputError? {
-        if let problem = ch.checks?.problem { return InputError(file: file.path, "damaged graph file: hierarchy: \(problem)") }
+        if let problem = file.hierarchyChecks.problem { return InputError(file: file.path, "damaged graph file: hierarchy: \(problem)") }
         if let problem = file.gridChecks.problem { return InputError(file: file.path, "damaged graph file: snapping grid: \(problem)") }
-        if let problem = nodeEndChecks.problem { return InputError(file: file.path, "damaged graph file: node ends: \(problem)") }
+        if let problem = file.nodeEndChecks.problem { return InputError(file: file.path, "damaged graph file: node ends: \(problem)") }
         return nil
     }
 

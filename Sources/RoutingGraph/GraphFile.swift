@@ -37,7 +37,7 @@ public final class GraphFile {
     public private(set) var gridChecks = BlockChecks(count: 0, shift: 0) { _ in nil }
     /// The nodes' road ends', block of nodes by block as readers reach them (`makeNodeEndChecks`).
     public private(set) var nodeEndChecks = BlockChecks(count: 0, shift: 0) { _ in nil }
-    public static let nodeEndBlockShift = 12
+    static let nodeEndBlockShift = 12
     public var edgeDirectionRank: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(edgeDirectionRanks.words) }
 
     /// How a process will use the file, which decides the pages it is mapped with.

@@ -13,7 +13,7 @@ public struct GridCells {
     public let first: UnsafeBufferPointer<UInt32>
     /// The checks a block of cells passes before its entries are read (a graph file's grid,
     /// `blockChecks`); nil for a grid built in memory, trusted.
-    public let checks: BlockChecks?
+    private let gate: BlockChecks.Gate?
 
     /// Over an opened file's sections, each block of cells checked when first read (`GraphFile.gridChecks`).
     public init(_ file: GraphFile) {
@@ -23,7 +23,7 @@ public struct GridCells {
     public init(index: UnsafeBufferPointer<UInt64>, first: UnsafeBufferPointer<UInt32>, checks: BlockChecks? = nil) {
         self.index = index
         self.first = first
-        self.checks = checks
+        gate = checks?.gate
     }
 
     public static let checkedBlockShift = 12
@@ -68,7 +68,7 @@ public struct GridCells {
     /// without roads, or of a block that failed its checks.
     @inline(__always) public func entries(_ cell: Int) -> Range<Int> {
         guard hasEntries(cell) else { return 0..<0 }
-        if let checks, !checks.passed(cell) { return 0..<0 }
+        if let gate, !gate.passed(cell) { return 0..<0 }
         let k = FlagWords.flagged(index, before: cell)
         return Range(uncheckedBounds: (Int(first[k]), Int(first[k + 1])))
     }
